@@ -93,63 +93,63 @@
         <translation>主机“%1”上没有空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="263"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="288"/>
         <source>no such party</source>
         <translation>参与方不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="268"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="293"/>
         <source>no such worker group</source>
         <translation>工作节点组不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="302"/>
         <source>no such server</source>
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="279"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="304"/>
         <source>every party has as many servers as there are global servers, one key slice each: move a server between the hosts of its party, and set how many with Servers per party</source>
         <translation>每个参与方的服务器数与全局服务器数相同，每台服务器负责一个键切片：服务器只能在所属参与方的主机之间移动，数量请用“每个参与方的服务器数”设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="289"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="314"/>
         <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
         <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="297"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="322"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="433"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="466"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="435"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="468"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="406"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="437"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="432"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="470"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="448"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="481"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="450"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="483"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerItems.cpp" line="100"/>
+        <location filename="../ui/designer/DesignerItems.cpp" line="103"/>
         <source>CENTRAL PARTY</source>
         <translation>中心参与方</translation>
     </message>
@@ -2271,96 +2271,96 @@
 <context>
     <name>hips::Designer</name>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="32"/>
+        <location filename="../ui/designer/Designer.cpp" line="34"/>
         <source>Palette — drag onto the canvas</source>
         <translation>组件面板 — 拖放到画布上</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="41"/>
+        <location filename="../ui/designer/Designer.cpp" line="43"/>
         <source>Validation</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="145"/>
+        <location filename="../ui/designer/Designer.cpp" line="147"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="145"/>
+        <location filename="../ui/designer/Designer.cpp" line="147"/>
         <source>No problems in the topology; see the note below</source>
         <translation>拓扑没有问题；请看下面的提示</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="158"/>
+        <location filename="../ui/designer/Designer.cpp" line="160"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="158"/>
+        <location filename="../ui/designer/Designer.cpp" line="160"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="166"/>
+        <location filename="../ui/designer/Designer.cpp" line="168"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="167"/>
+        <location filename="../ui/designer/Designer.cpp" line="169"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="168"/>
+        <location filename="../ui/designer/Designer.cpp" line="170"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="169"/>
+        <location filename="../ui/designer/Designer.cpp" line="171"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="170"/>
+        <location filename="../ui/designer/Designer.cpp" line="172"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="171"/>
+        <location filename="../ui/designer/Designer.cpp" line="173"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="172"/>
+        <location filename="../ui/designer/Designer.cpp" line="174"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="179"/>
+        <location filename="../ui/designer/Designer.cpp" line="181"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="187"/>
+        <location filename="../ui/designer/Designer.cpp" line="189"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="196"/>
+        <location filename="../ui/designer/Designer.cpp" line="198"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="203"/>
+        <location filename="../ui/designer/Designer.cpp" line="205"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="207"/>
+        <location filename="../ui/designer/Designer.cpp" line="209"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -3275,7 +3275,7 @@
         <translation>；正在进行的运行在“历史”中选中后会再次显示</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="542"/>
+        <location filename="../ui/MainWindow.cpp" line="552"/>
         <source>Stopping the run; the window closes once it has stopped (close it again to quit now)</source>
         <translation>正在停止运行；运行停止后窗口将关闭（再次关闭可立即退出）</translation>
     </message>
@@ -3477,12 +3477,12 @@
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="538"/>
+        <location filename="../ui/MainWindow.cpp" line="548"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="538"/>
+        <location filename="../ui/MainWindow.cpp" line="548"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -3710,52 +3710,52 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="188"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>Where the master starts again, and evaluates from the newest model on, when its host is lost (fault_policy continue)</source>
         <translation>当主工作节点的主机丢失时，它在此重新启动，并从最新模型开始评估（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
         <source>Where the state service starts again when its host is lost (fault_policy continue); the workers ask it there once their host&apos;s service stops answering</source>
         <translation>当状态服务的主机丢失时，它在此重新启动（fault_policy continue）；原主机上的服务不再应答后，工作节点会向这里询问</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3794,7 +3794,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelData.cpp" line="115"/>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="180"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="181"/>
         <source>reading %1 …</source>
         <translation>正在读取 %1 …</translation>
     </message>
@@ -3810,137 +3810,137 @@
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="164"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="165"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="168"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
         <source>TorchScript file (torch.jit.save)</source>
         <translation>TorchScript 文件（torch.jit.save）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="176"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
         <source>Check model</source>
         <translation>检查模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="176"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
         <source>loads the file as the trainers will and shows its size</source>
         <translation>按训练进程的方式加载该文件并显示其规模</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="183"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="184"/>
         <source>cannot load it: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="187"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="188"/>
         <source>Input per sample (C, H, W or features; empty: the dataset&apos;s)</source>
         <translation>每个样本的输入（C, H, W 或特征数；留空：使用数据集的）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="194"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="195"/>
         <source>the input is whole numbers: 1, 28, 28 for images, or 20 for 20 features</source>
         <translation>输入须为整数：图像如 1, 28, 28，20 个特征则写 20</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="198"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="199"/>
         <source>give channels, height and width (1, 28, 28), or one number of features</source>
         <translation>请给出通道数、高度和宽度（1, 28, 28），或一个特征数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="203"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="204"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="211"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="212"/>
         <source>Outputs (targets a sample)</source>
         <translation>输出数（每个样本的目标数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="215"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="216"/>
         <source>Classes</source>
         <translation>类别数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="217"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="218"/>
         <source>&lt;b&gt;Test set of the master&lt;/b&gt;</source>
         <translation>&lt;b&gt;主工作节点的测试集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="219"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="220"/>
         <source>none: the dataset&apos;s test split</source>
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="374"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="377"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="360"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="380"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="389"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="392"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="375"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="377"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="397"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="380"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="400"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="406"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
@@ -4146,143 +4146,148 @@
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="389"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="200"/>
+        <source>%1: not taken, the file would not open again: %2</source>
+        <translation>%1：未采用，否则文件将无法再次打开：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="409"/>
         <source>Agent silence limit (s)</source>
         <translation>代理静默上限（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="483"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="421"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="424"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="423"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="443"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="449"/>
         <source>Workers per round (0: the run&apos;s)</source>
         <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="448"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="468"/>
         <source>Transport inside the party</source>
         <translation>参与方内的传输方式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="513"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="495"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="515"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="499"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="520"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="501"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="521"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="506"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="526"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="507"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="527"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="508"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="528"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="509"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="529"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="510"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="530"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="539"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="525"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="545"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="538"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="558"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="548"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="568"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="557"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="577"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="559"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="579"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="561"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="581"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="575"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="595"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="585"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="605"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

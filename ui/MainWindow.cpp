@@ -531,13 +531,23 @@ void MainWindow::adoptFrom(const MainWindow& other) {
 // "Stop the run and quit": the window waits for the run to stop (its roles ended, the history
 // saying "stopped", a remote run's files fetched) and closes then; closed at once, the run was
 // left "interrupted" and its agents went on. Closing it again meanwhile quits at once.
+// An edit made while the run stopped is asked about as the window closes (until 2026-12-02 it was
+// lost: the question had been asked before the edit).
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!m_closeWhenStopped && !maybeSave()) return event->ignore();
+    m_designer->commitFieldEdit();
+    const int undoIndex = m_designer->undoStack()->index();
+    if (!m_closeWhenStopped || undoIndex != m_savedAskedAt) {
+        if (!maybeSave()) {
+            m_closeWhenStopped = false;  // (the window stays: it no longer closes at the run's end)
+            return event->ignore();
+        }
+        m_savedAskedAt = m_designer->undoStack()->index();
+    }
     if (m_run->isReadingModel()) m_run->stop();  // (a start waiting for its model file: nothing under way to stop)
     if (m_run->isActive() && !m_closeWhenStopped) {
         if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes) return event->ignore();
         m_closeWhenStopped = true;
-        connect(m_run, &RunPanel::runFinished, this, &QWidget::close, Qt::QueuedConnection);
+        connect(m_run, &RunPanel::runFinished, this, &QWidget::close, Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
         m_run->stop();
         statusBar()->showMessage(tr("Stopping the run; the window closes once it has stopped (close it again to quit now)"));
         return event->ignore();

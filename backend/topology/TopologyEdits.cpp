@@ -257,7 +257,32 @@ int positionOf(const Topology& t, const ElementRef& e) {
     return -1;
 }
 
+// The hosts no role runs on, stands by on or logs in through are not drawn, so they go: one the
+// user can no longer see still counted (its checks, a deployment over SSH to it). Until
+// 2026-12-02 a deleted host's box left its host in the file.
+static void dropUnusedHosts(Topology& t) {
+    QSet<QString> used;
+    const auto use = [&](const QString& host) { used.insert(host); };
+    for (const Party& p : t.parties) {
+        if (p.scheduler) use(p.scheduler->host), use(p.scheduler->standbyHost);
+        if (p.stateService) use(p.stateService->host), use(p.stateService->standbyHost);
+        for (const ListeningRole& s : p.servers) use(s.host), use(s.standbyHost);
+        if (p.masterWorker) use(p.masterWorker->host), use(p.masterWorker->standbyHost);
+        for (const WorkerGroup& g : p.workers) use(g.host);
+        if (p.slurm) use(p.slurm->loginHost);
+    }
+    t.hosts.removeIf([&](const Host& h) { return !used.contains(h.id); });
+}
+
+static QString moveRoleOnly(Topology& t, const ElementRef& role, const QString& toParty, const QString& toHost);
+
 QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, const QString& toHost) {
+    const QString error = moveRoleOnly(t, role, toParty, toHost);
+    if (error.isEmpty()) dropUnusedHosts(t);
+    return error;
+}
+
+static QString moveRoleOnly(Topology& t, const ElementRef& role, const QString& toParty, const QString& toHost) {
     Party* from = findParty(t, role.party);
     Party* to = findParty(t, toParty);
     if (!from || !to) return QObject::tr("no such party");
@@ -356,6 +381,7 @@ void remove(Topology& t, const QList<ElementRef>& elements) {
         }
     }
     t.parties.removeIf([&](const Party& p) { return partiesToRemove.contains(p.id); });
+    dropUnusedHosts(t);
     QJsonObject positions = t.layout.value("parties").toObject();
     for (const QString& id : partiesToRemove) positions.remove(id);
     if (!positions.isEmpty() || t.layout.contains("parties")) t.layout.insert("parties", positions);
@@ -404,10 +430,17 @@ QList<ElementRef> paste(Topology& t, const Topology& source, const QList<Element
 QString setCentral(Topology& t, const QString& partyId, bool central) {
     Party* target = findParty(t, partyId);
     if (!target) return QObject::tr("no party '%1'").arg(partyId);
-    if (!central || target->central) {
-        target->central = central;
+    if (!central) {  // and the roles only a central party has (the file would not open again)
+        target->central = false;
+        target->masterWorker.reset();
+        target->stateService.reset();
+        for (ListeningRole& server : target->servers) server.standbyHost.clear();
+        dropUnusedHosts(t);
         return {};
     }
+    if (target->central) return {};
+    target->wan.reset();  // (the central party is where every WAN leads; it has none of its own)
+    target->slurm.reset();
     const QString host = defaultHost(t, partyId);  // where the central roles go
     for (Party& old : t.parties) {
         if (!old.central || old.id == partyId) continue;

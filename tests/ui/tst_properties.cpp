@@ -237,6 +237,35 @@ private Q_SLOTS:
         QCOMPARE(lr->text(), QStringLiteral("2.5e-07"));
     }
 
+    // A field emptied where the file needs a value is not taken, and says why: a name, a host's
+    // address (the designer saved them empty, then refused to open the file).
+    void aFieldTheFileNeedsIsNotEmptied() {
+        d->scene()->clearSelection();
+        QSignalSpy refusals(d->properties(), &PropertyPanel::refused);
+        auto* name = qobject_cast<QLineEdit*>(d->properties()->field("name"));
+        QVERIFY(name);
+        const QString before = d->topology().name;
+        name->clear();
+        Q_EMIT name->editingFinished();
+        QCOMPARE(d->topology().name, before);
+        QCOMPARE(refusals.size(), 1);
+        QVERIFY2(refusals[0][0].toString().contains("$.name"), qPrintable(refusals[0][0].toString()));
+        QCOMPARE(qobject_cast<QLineEdit*>(d->properties()->field("name"))->text(), before);  // shown as it is
+
+        d->scene()->selectElements({{ElementRef::Kind::HostGroup, "party1", "local"}});
+        auto* address = qobject_cast<QLineEdit*>(d->properties()->field("host_address"));
+        QVERIFY(address);
+        address->clear();
+        Q_EMIT address->editingFinished();
+        QCOMPARE(d->topology().host("local")->address, QStringLiteral("127.0.0.1"));
+        QCOMPARE(refusals.size(), 2);
+        address = qobject_cast<QLineEdit*>(d->properties()->field("host_address"));
+        address->setText("127.0.0.2");  // an edit the file takes is taken
+        Q_EMIT address->editingFinished();
+        QCOMPARE(d->topology().host("local")->address, QStringLiteral("127.0.0.2"));
+        QCOMPARE(refusals.size(), 2);
+    }
+
     // A party's own data: its format from the registry brings that format's option fields; the
     // path and an option typed with the keyboard go into the topology; the validation then asks
     // for the other party's data and the master's test set; one undo a field.

@@ -1,5 +1,7 @@
 #include "Designer.h"
 
+#include "LiteralText.h"
+
 #include "DesignerScene.h"
 #include "DesignerView.h"
 #include "Palette.h"
@@ -61,7 +63,7 @@ Designer::Designer(QWidget* parent)
     });
     // A refused gesture says why where the user looks (at the pointer), and in the status bar.
     connect(m_scene, &DesignerScene::refused, this, [this](const QString& why) {
-        QToolTip::showText(QCursor::pos(), why, m_view);
+        QToolTip::showText(QCursor::pos(), literalToolTip(why), m_view);
         Q_EMIT message(why);
     });
     connect(m_properties, &PropertyPanel::refused, this, &Designer::message);

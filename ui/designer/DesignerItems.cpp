@@ -1,5 +1,7 @@
 #include "DesignerItems.h"
 
+#include "LiteralText.h"
+
 #include "TopologyDiagram.h"
 
 #include <QFontMetricsF>
@@ -49,13 +51,14 @@ DesignerItem::DesignerItem(const ElementRef& ref, const QString& title, const QS
     setFlag(ItemIsSelectable);
     // Parties move freely; roles can be dragged onto another party or host (the scene re-homes them).
     setFlag(ItemIsMovable, ref.kind == ElementRef::Kind::Party || ref.isRole());
-    setToolTip(subtitle.isEmpty() ? title : title + QStringLiteral("\n") + subtitle);
+    // (Ids and addresses come from the file: drawn as typed, never as markup.)
+    setToolTip(literalToolTip(subtitle.isEmpty() ? title : title + QStringLiteral("\n") + subtitle));
     setData(0, ref.key());
 }
 
 void DesignerItem::setIssue(const QString& message) {
     m_issue = message;
-    setToolTip(message.isEmpty() ? m_title : m_title + QStringLiteral("\n⚠ ") + message);
+    setToolTip(literalToolTip(message.isEmpty() ? m_title : m_title + QStringLiteral("\n⚠ ") + message));
     delete m_badge;
     m_badge = message.isEmpty() ? nullptr : issueBadge(this);
     update();

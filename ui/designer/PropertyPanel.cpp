@@ -11,6 +11,8 @@
 #include "Partition.h"
 #include "TopologyEdits.h"
 #include "TopologyLimits.h"
+#include "TopologyReader.h"
+#include "TopologyWriter.h"
 
 #include <QCheckBox>
 #include <algorithm>
@@ -174,10 +176,28 @@ void PropertyPanel::refresh() {
     }
 }
 
+// Why the file an edit leads to would not open again, where the one before it would: the
+// reader's first issue. (The designer saved an empty name, an empty address or path, and then
+// refused to open the file it wrote.)
+static QString wouldNotOpen(const Topology& before, const Topology& after) {
+    const TopologyLoad load = TopologyReader::readJson(TopologyWriter::toJson(after));
+    if (load.draft || load.issues.isEmpty()) return {};
+    if (!TopologyReader::readJson(TopologyWriter::toJson(before)).draft) return {};  // (no worse than it was)
+    return load.issues.first().toString();
+}
+
 void PropertyPanel::commit(const Binding& b, const QVariant& value, const QString& label) {
     Topology t = m_topology;
     if (const QString why = b.set(t, value); !why.isEmpty()) {
         Q_EMIT refused(why);
+        refresh();
+        return;
+    }
+    // (A field emptied only: other values may need another typed after them, as a noise of 0,
+    // "auto", a target ε, and the reader would refuse the file in between.)
+    const bool emptied = qobject_cast<QLineEdit*>(b.widget) && value.toString().trimmed().isEmpty();
+    if (const QString why = emptied ? wouldNotOpen(m_topology, t) : QString(); !why.isEmpty()) {
+        Q_EMIT refused(tr("%1: not taken, the file would not open again: %2").arg(label, why));
         refresh();
         return;
     }

@@ -138,6 +138,7 @@ void PropertyPanel::addCheck(const QString& name, const QString& buttonText, con
     auto* result = new QLabel(idle);
     result->setObjectName(name + QStringLiteral("_counts"));
     result->setWordWrap(true);
+    result->setTextFormat(Qt::PlainText);  // (a path, a remote agent's answer: never markup)
     result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_form->addRow(button);
     m_form->addRow(result);
