@@ -3710,52 +3710,52 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="207"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
         <source>Where the master starts again, and evaluates from the newest model on, when its host is lost (fault_policy continue)</source>
         <translation>当主工作节点的主机丢失时，它在此重新启动，并从最新模型开始评估（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>Where the state service starts again when its host is lost (fault_policy continue); the workers ask it there once their host&apos;s service stops answering</source>
         <translation>当状态服务的主机丢失时，它在此重新启动（fault_policy continue）；原主机上的服务不再应答后，工作节点会向这里询问</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="355"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="358"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3875,72 +3875,72 @@
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="370"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="374"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="377"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="376"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="380"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="379"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="389"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="388"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="392"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="391"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="394"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="397"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="396"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="400"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="399"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="402"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="406"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="405"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
@@ -4030,68 +4030,68 @@
         <translation>curve：由 ZeroMQ 的 CURVE 加密每一个字节；sealed：CURVE 保留身份与消息头，模型和更新在其旁用 AES-256-GCM 加密传输（更快）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="28"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="30"/>
         <source>Launcher</source>
         <translation>启动器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="40"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="42"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="44"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="46"/>
         <source>Login host (submits the job)</source>
         <translation>登录主机（提交作业）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="70"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="72"/>
         <location filename="../ui/designer/PropertyPanelTraining.cpp" line="122"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="71"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="73"/>
         <source>Account</source>
         <translation>账户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="72"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="74"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="73"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="75"/>
         <source>Tasks per node</source>
         <translation>每节点任务数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="74"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="76"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="75"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="77"/>
         <source>Time limit (HH:MM:SS)</source>
         <translation>时间限制（HH:MM:SS）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="76"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="78"/>
         <source>Shared install directory</source>
         <translation>共享安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="77"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="79"/>
         <source>Queue patience (s)</source>
         <translation>排队耐心（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="79"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="81"/>
         <source>sbatch options</source>
         <translation>sbatch 选项</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="88"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="90"/>
         <source>Separated by spaces, each --name=value, from: %1</source>
         <translation>以空格分隔，每项为 --name=value，可选：%1</translation>
     </message>
@@ -4146,148 +4146,148 @@
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="200"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="199"/>
         <source>%1: not taken, the file would not open again: %2</source>
         <translation>%1：未采用，否则文件将无法再次打开：%2</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="409"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="408"/>
         <source>Agent silence limit (s)</source>
         <translation>代理静默上限（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="417"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="421"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="462"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="424"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="423"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="433"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="443"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="442"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="449"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="448"/>
         <source>Workers per round (0: the run&apos;s)</source>
         <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="468"/>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="102"/>
         <source>Transport inside the party</source>
         <translation>参与方内的传输方式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="459"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="513"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="472"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="515"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="520"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="479"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="521"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="526"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="485"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="527"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="486"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="528"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="487"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="529"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="488"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="530"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="489"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="539"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="498"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="545"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="504"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="558"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="517"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="568"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="527"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="577"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="536"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="579"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="538"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="581"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="540"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="595"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="554"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="605"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="564"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

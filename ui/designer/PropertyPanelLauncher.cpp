@@ -1,7 +1,9 @@
 // The property panel's launcher fields of a party: SSH (its hosts are machines the controller
-// deploys to), or a Slurm cluster, with the batch job's settings (PartyLauncher.h).
+// deploys to), or a Slurm cluster, with the batch job's settings (PartyLauncher.h); and its
+// transport inside: a party server, or a collective (Collective.h).
 #include "PropertyPanel.h"
 
+#include "Collective.h"
 #include "PartyLauncher.h"
 
 #include <QLineEdit>
@@ -86,6 +88,46 @@ void PropertyPanel::addPartyLauncher(const QString* id) {
         });
     field(QStringLiteral("party_sbatch_options"))
         ->setToolTip(tr("Separated by spaces, each --name=value, from: %1").arg(allowedSbatchOptions().join(", ")));
+}
+
+// How the party's workers sum (Party::transport): a party server, or a collective among them,
+// with the collective's own settings from its registry.
+void PropertyPanel::addPartyTransport(const QString* id) {
+    auto party = [id](Topology& t) -> Party* {
+        for (Party& p : t.parties)
+            if (p.id == *id) return &p;
+        return nullptr;
+    };
+    addChoice(
+        "party_transport", tr("Transport inside the party"), CollectiveRegistry::names(),
+        [id](const Topology& t) { return t.party(*id) ? t.party(*id)->transport : QStringLiteral("server"); },
+        [party](Topology& t, const QString& v) {
+            Party* p = party(t);
+            if (!p) return;
+            p->transport = v;
+            const StrategyInfo* info = CollectiveRegistry::find(v);
+            for (auto it = p->transportParams.begin(); it != p->transportParams.end();)  // the new one's only
+                it = info && info->param(it.key()) ? std::next(it) : p->transportParams.erase(it);
+        });
+    QStringList help;
+    for (const StrategyInfo& s : CollectiveRegistry::all()) help << s.name + QStringLiteral(": ") + s.summary;
+    field(QStringLiteral("party_transport"))->setToolTip(help.join('\n'));
+    const Party* current = m_topology.party(*id);
+    const StrategyInfo* info = current ? CollectiveRegistry::find(current->transport) : nullptr;
+    if (!info) return;
+    for (const ParamSpec& spec : info->params) {
+        const QString name = spec.name;
+        auto get = [id, name](const Topology& t) { return t.party(*id) ? t.party(*id)->transportParam(name) : 0.0; };
+        auto set = [party, name](Topology& t, double v) {
+            if (Party* p = party(t)) p->transportParams.insert(name, v);
+        };
+        if (spec.type == ParamSpec::Type::Integer)
+            addInt(
+                QStringLiteral("party_") + name, name, int(spec.min), int(spec.max), [get](const Topology& t) { return int(get(t)); },
+                [set](Topology& t, int v) { set(t, v); });
+        else addDouble(QStringLiteral("party_") + name, name, spec.min, spec.max, 3, get, set);
+        field(QStringLiteral("party_") + name)->setToolTip(spec.help);
+    }
 }
 
 }  // namespace hips
