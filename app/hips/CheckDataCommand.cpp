@@ -90,8 +90,9 @@ int checkDataCommand(const QStringList& arguments) {
         if (error.isEmpty()) {
             std::printf("%s on %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(counts));
         } else {
-            std::printf("%s on %s: cannot read %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(s.source.path),
-                        qPrintable(error));
+            std::fflush(stdout);  // (in order with the lines before it, on a terminal)
+            std::fprintf(stderr, "%s on %s: cannot read %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(s.source.path),
+                         qPrintable(error));
             ++failures;
         }
         std::fflush(stdout);

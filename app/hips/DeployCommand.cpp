@@ -14,11 +14,16 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
+#include <limits>
 #include <mutex>
 #include <termios.h>
 #include <unistd.h>
 
 namespace hips {
+
+// This command suspended (Ctrl-Z, a laptop asleep) goes on where it was once resumed: the agents'
+// silence meanwhile was its own doing (AgentClient said "stalled" and nothing more: it hung).
+static constexpr qint64 kAnyStall = std::numeric_limits<qint64>::max();
 
 namespace {
 
@@ -117,10 +122,20 @@ int deployCommand(const QStringList& arguments) {
     options.controllerPublicKey = keys.controller.publicKey;
     Deployer deployer;
     std::vector<std::unique_ptr<AgentClient>> agents;
-    int pending = 0, failures = 0;
+    int pending = 0, failures = 0, keysUnsaved = 0;
     QObject::connect(&deployer, &Deployer::progress, [](const QString& host, const QString& stage) {
         std::printf("%-12s %s\n", qPrintable(host), qPrintable(stage));
         std::fflush(stdout);
+    });
+    // Each host's key kept as soon as its agent runs, not when every host is done: Ctrl-C before
+    // then left agents that hips stop could not reach (as deployment.md says it is).
+    QObject::connect(&deployer, &Deployer::hostFinished, [&](const HostDeployment& r) {
+        if (!r.ok) return;
+        keys.agents.insert(r.host, r.agentPublicKey);
+        if (const QString e = keys.save(DeploymentKeys::pathFor(*topology)); !e.isEmpty()) {
+            ++keysUnsaved;
+            std::fprintf(stderr, "hips deploy: %s; `hips stop` will not reach the agent on %s\n", qPrintable(e), qPrintable(r.host));
+        }
     });
     QObject::connect(&deployer, &Deployer::finished, [&](const QList<HostDeployment>& results) {
         for (const HostDeployment& r : results) {
@@ -130,16 +145,16 @@ int deployCommand(const QStringList& arguments) {
                 continue;
             }
             ++pending;
-            keys.agents.insert(r.host, r.agentPublicKey);
             auto agent = std::make_unique<AgentClient>(r.host, r.agentEndpoint, keys.clientFor(r.host));
             AgentClient* a = agent.get();
+            a->setStallTolerance(kAnyStall);
             QObject::connect(a, &AgentClient::ready, [&, r, a](const QCborMap& hello) {
                 QObject::disconnect(a, &AgentClient::lost, nullptr, nullptr);  // counted once, as ready
                 std::printf("%-12s ready: agent %s (pid %lld) on %s, %s, %s, %.1f s\n", qPrintable(r.host),
                             qPrintable(hello.value(QStringLiteral("agent_version")).toString()),
                             static_cast<long long>(hello.value(QStringLiteral("pid")).toInteger()), qPrintable(r.system),
                             qPrintable(r.agentEndpoint), r.uploaded ? "uploaded" : "already up to date", r.seconds);
-                if (--pending == 0) QCoreApplication::exit(failures ? 1 : 0);
+                if (--pending == 0) QCoreApplication::exit(failures || keysUnsaved ? 1 : 0);
             });
             QObject::connect(agent.get(), &AgentClient::lost, [&](const QString& reason) {
                 ++failures;
@@ -148,11 +163,7 @@ int deployCommand(const QStringList& arguments) {
             });
             agents.push_back(std::move(agent));
         }
-        if (const QString e = keys.save(DeploymentKeys::pathFor(*topology)); !e.isEmpty()) {
-            ++failures;
-            std::fprintf(stderr, "hips deploy: %s; `hips stop` will not reach the agents\n", qPrintable(e));
-        }
-        if (pending == 0) QCoreApplication::exit(failures ? 1 : 0);
+        if (pending == 0) QCoreApplication::exit(failures || keysUnsaved ? 1 : 0);
     });
     deployer.start(*topology, options);
     const int status = QCoreApplication::exec();
@@ -223,6 +234,7 @@ int stopCommand(const QStringList& arguments) {
         ++pending;
         auto agent = std::make_unique<AgentClient>(h.id, tcpEndpoint(h.address, h.agentPort), keys->clientFor(h.id));
         AgentClient* a = agent.get();
+        a->setStallTolerance(kAnyStall);
         QObject::connect(a, &AgentClient::ready, [a] { a->send(Message(QStringLiteral("shutdown"))); });
         QObject::connect(a, &AgentClient::bye, [&, id = h.id] {
             std::printf("%-12s stopped\n", qPrintable(id));

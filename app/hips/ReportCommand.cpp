@@ -31,7 +31,7 @@ int reportCommand(const QStringList& arguments) {
         std::fprintf(stderr, "hips report: RUN is a run's id, a number (see `hips history list`); got '%s'\n", qPrintable(words.first()));
         return 2;
     }
-    if (!targetOk || target <= 0 || target > 1) {
+    if (!targetOk || !(target > 0 && target <= 1)) {  // (NaN is neither above nor below)
         std::fprintf(stderr, "hips report: --target must be an accuracy between 0 and 1, not '%s'\n", qPrintable(args.value("target")));
         return 2;
     }

@@ -264,6 +264,15 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
         return 2;
     }
 
+    if (simulate && args.isSet("resume")) {
+        std::fprintf(stderr, "hips simulate: a simulated run keeps no checkpoints to resume from; simulate it again from the start\n");
+        return 2;
+    }
+    if (args.isSet("resume") && !QFileInfo::exists(args.value("history"))) {  // (opening it would make a new, empty one)
+        std::fprintf(stderr, "hips run: there is no history at %s to resume a run of; pass the one it was run with (--history)\n",
+                     qPrintable(args.value("history")));
+        return 2;
+    }
     QString historyError;
     const auto store = RunStore::open(args.value("history"), &historyError);
     if (!store) {
@@ -271,10 +280,6 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
         return 2;
     }
     std::optional<ResumeTarget> resume;
-    if (simulate && args.isSet("resume")) {
-        std::fprintf(stderr, "hips simulate: a simulated run keeps no checkpoints to resume from; simulate it again from the start\n");
-        return 2;
-    }
     if (args.isSet("resume")) {
         if (!args.positionalArguments().isEmpty() || args.isSet("out")) {
             std::fprintf(stderr,
@@ -339,10 +344,14 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
     controller.setStore(store.get());
     controller.setDeployOptions(deployOptionsFrom(args));
     controller.setSimulated(simulate);
+    QString out = args.value("out");
+    if (!resume && out.isEmpty() && (out = RunDirectory::freshDefaultPath(topology->name)).isEmpty()) {
+        std::fprintf(stderr, "%s: cannot make a run directory under %s/runs; pass --out\n", qPrintable(command),
+                     qPrintable(QDir::currentPath()));
+        return 2;
+    }
     return followRun(controller, simulate ? "hips simulate" : "hips run", [&] {
-        return resume ? controller.resume(*topology, resume->runDir, resume->historyRun)
-                      : controller.start(*topology,
-                                         args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name) : args.value("out"));
+        return resume ? controller.resume(*topology, resume->runDir, resume->historyRun) : controller.start(*topology, out);
     });
 }
 

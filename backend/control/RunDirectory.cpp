@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
@@ -20,9 +21,16 @@ QString RunDirectory::safeName(const QString& name) {
     return safe;
 }
 
-QString RunDirectory::defaultPath(const QString& topologyName) {
-    return QStringLiteral("runs/%1-%2")
-        .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), safeName(topologyName));
+QString RunDirectory::freshDefaultPath(const QString& topologyName) {
+    const QString base =
+        QStringLiteral("runs/%1-%2").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), safeName(topologyName));
+    if (!QDir().mkpath(QStringLiteral("runs"))) return {};
+    for (int n = 1; n <= 1000; ++n) {  // (mkdir, not a look first: two processes may ask at once)
+        const QString path = n == 1 ? base : QStringLiteral("%1-%2").arg(base).arg(n);
+        if (QDir().mkdir(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner)) return path;
+        if (!QFileInfo::exists(path)) return {};  // (not made, and not there: it cannot be)
+    }
+    return {};
 }
 
 QString RunDirectory::note(const QString& error) {
@@ -41,9 +49,16 @@ static QString checkRunFolders(const QString& path) {
     return {};
 }
 
+// A folder that holds a run already is not written over: the two runs' files would mix (its
+// history entry would point at the new topology, its checkpoints stay beside the new ones).
 QString RunDirectory::create(const QString& path, const QByteArray& topologyJson) {
     const QDir dir(path);
     if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
+    for (const QString& name : {QStringLiteral("topology.json"), QStringLiteral("metrics.jsonl"), QStringLiteral("checkpoint")})
+        if (QFileInfo::exists(dir.filePath(name)))
+            return note(QStringLiteral("%1 holds a run already (its %2): give the new run another directory (--out), or resume that one "
+                                       "(hips run --resume RUN)")
+                            .arg(path, name));
     if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty())
         return note(QStringLiteral("cannot create the run directory %1 (%2); check permissions or pass --out").arg(path, e));
     m_path = dir.absolutePath();

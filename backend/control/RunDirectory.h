@@ -52,7 +52,9 @@ public:
 
     QString error() const { return m_error; }  // the first write error, empty if none
 
-    static QString defaultPath(const QString& topologyName);  // runs/<yyyyMMdd-HHmmss>-<name>
+    // runs/<yyyyMMdd-HHmmss>-<name>, made (empty) here: a run started in the same second gets
+    // "-2", "-3", ... (two runs shared one directory); empty when none could be made.
+    static QString freshDefaultPath(const QString& topologyName);
     // `name` with every character but letters, digits, '_', '.' and '-' made '_': a folder's and a
     // Slurm job's name (a space split an #SBATCH line; a newline began a command in the job script).
     static QString safeName(const QString& name);

@@ -69,6 +69,29 @@ private Q_SLOTS:
         QCOMPARE(contents(victim.fileName()), QByteArray("mine\n"));
     }
 
+    // A directory that holds a run already is not written over (`--out` twice mixed two runs'
+    // files: the first one's history entry then pointed at the second's topology); the default
+    // directory of a run started in the same second as another is another one.
+    void aDirectoryHoldingARunIsNotWrittenOver() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("r");
+        {
+            RunDirectory first;
+            QVERIFY(first.create(path, R"({"name":"first"})").isEmpty());
+        }
+        RunDirectory second;
+        const QString e = second.create(path, R"({"name":"second"})");
+        QVERIFY2(e.contains(path + " holds a run already (its topology.json)") && e.contains("--resume"), qPrintable(e));
+        QCOMPARE(contents(path + "/topology.json"), QByteArray(R"({"name":"first"})"));
+
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        const QString a = RunDirectory::freshDefaultPath("t"), b = RunDirectory::freshDefaultPath("t");
+        QVERIFY(QDir::setCurrent(before));
+        QVERIFY2(!a.isEmpty() && !b.isEmpty() && a != b && a.startsWith("runs/") && a.endsWith("-t"), qPrintable(a + ' ' + b));
+        QCOMPARE(modeOf(dir.filePath(b)), 0700u);
+    }
+
     // The agent's check of a run's output folder below its runs directory: every folder of it,
     // not the runs directory itself; one others may write in, or a link, is named.
     void foldersBelowTheRunsDirectoryAreChecked() {
