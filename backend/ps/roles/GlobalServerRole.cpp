@@ -248,14 +248,21 @@ private:
                      static_cast<long long>(c.round));
         m_ctx.metrics.report(metric::kModelInit,
                              {{QStringLiteral("parameters"), qint64(m_model.size)}, {QStringLiteral("recovered_round"), c.round}});
-        // That round's record may have died with its predecessor, unsent (the controller keeps one).
-        if (c.round > 0)
-            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, c.round},
+        reportRoundAgain(c.round, QStringLiteral("recovered"));
+        return true;
+    }
+
+    // The round a restart or a resume goes on from: its record may have died unsent with the
+    // process before (or with the controller: a resumed run lacked that round's row when its
+    // controller was killed between the checkpoint and the record's arrival). The controller
+    // keeps the first record of a round, so one it has already is dropped there.
+    void reportRoundAgain(qint64 round, const QString& why) {
+        if (round > 0)
+            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, round},
                                                       {metric::kApplySeconds, 0.0},
                                                       {metric::kLatePushes, qint64(0)},
                                                       {metric::kRoundSeconds, 0.0},
-                                                      {QStringLiteral("recovered"), true}});
-        return true;
+                                                      {why, true}});
     }
 
     // A second init from the master: it was restarted (fault_policy continue), or this server was
@@ -288,6 +295,7 @@ private:
         if (m_tier.beforePublish) m_tier.beforePublish();
         m_ctx.metrics.report(metric::kModelInit,
                              {{QStringLiteral("parameters"), qint64(m_model.size)}, {QStringLiteral("resumed_round"), c->round}});
+        reportRoundAgain(c->round, QStringLiteral("resumed"));
     }
 
     // Every checkpoint_every rounds. A checkpoint that cannot be written is a warning: the run

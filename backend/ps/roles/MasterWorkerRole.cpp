@@ -67,9 +67,10 @@ int runMasterWorker(RoleContext& ctx) {
 
     const FloatBuffer initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
     // (A global server that already has a model, restarted or resumed, keeps it: the init then
-    // only makes this node known to it, as a pull would.)
-    if (ctx.training().resumeRound == 0 || recoversGlobalServer(ctx.training())) links.init(initial);
-    else links.pull(0);  // the global servers start from their checkpoints
+    // makes this node known to it and has it send the round it goes on from, to evaluate: that
+    // round's evaluation may have died with the run before. A pull(0) in its place, until
+    // 2026-12-02, was answered with a model this loop does not take.)
+    links.init(initial);
     // A restarted global server reaches this node only once it has heard from it again: the init
     // tells it (it keeps its own model, and sends the newest round's to evaluate).
     if (recoversGlobalServer(ctx.training())) scheduler.watchMembership();
