@@ -31,6 +31,8 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
     if (!load.ok()) return *error = load.errorText(), std::nullopt;
     target.topology = *load.topology;
     const int ran = target.topology.training.rounds;
+    if (std::optional<PrivacySettings>& privacy = target.topology.training.privacy)  // (those its controller counted and died with)
+        privacy->rerunRounds += RunDirectory::privacyReruns(target.runDir, ran);
     if (record->status == QLatin1String("finished") && rounds <= ran)
         return *error = QStringLiteral(
                             "run %1 finished its %2 rounds: it goes on only with more, e.g. hips run --resume %1 "

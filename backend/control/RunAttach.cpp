@@ -55,6 +55,10 @@ bool RunController::attach(qint64 historyRun) {
     for (const RunStore::AgentMark& m : marks) storedBytes = std::max(storedBytes, m.metricsBytes);
 
     m_topology = *load.topology;
+    if (m_topology.training.privacy) {  // (the restarts its first controller counted: RunFaults.cpp)
+        m_rerunsNotInTopology = RunDirectory::privacyReruns(runDir, m_topology.training.rounds);
+        m_topology.training.privacy->rerunRounds += m_rerunsNotInTopology;
+    }
     m_progress =
         std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds, m_topology.training.evalEvery);
     takeUpProcesses(m_store->processes(historyRun));

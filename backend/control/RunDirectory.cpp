@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
@@ -73,6 +74,7 @@ QString RunDirectory::reopen(const QString& path, int round, const QByteArray& t
     m_path = dir.absolutePath();
     m_logs.setDirectory(dir.absoluteFilePath(QStringLiteral("logs")));
     if (const QString e = writeTopology(topologyJson); !e.isEmpty()) return e;
+    forgetPrivacyReruns();  // (the resumed topology took them: resumeTarget)
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);
     if (old.exists() && !old.open(QIODevice::ReadOnly))
@@ -146,6 +148,34 @@ QString RunDirectory::appendLog(const QString& node, const QString& line) {
 
 QString RunDirectory::writeTopology(const QByteArray& topologyJson) {
     return note(writeFileAtomically(QDir(m_path).filePath(QStringLiteral("topology.json")), topologyJson));
+}
+
+static QString privacyRerunsPath(const QString& runDir) {
+    return QDir(runDir).filePath(QStringLiteral("privacy-reruns.json"));
+}
+
+QString RunDirectory::keepPrivacyReruns(const QList<std::pair<int, int>>& rounds) {
+    QJsonArray list;
+    for (const auto& [first, last] : rounds) list.append(QJsonArray{first, last});
+    return note(writeFileAtomically(privacyRerunsPath(m_path), QJsonDocument(list).toJson(QJsonDocument::Compact)));
+}
+
+void RunDirectory::forgetPrivacyReruns() {
+    QFile::remove(privacyRerunsPath(m_path));
+}
+
+// (Read as topology.json's rerun_rounds are: pairs of rounds from 1 to `rounds`; anything else in
+// the file is left out. Up to a pair per round and restart: 1 MiB is far more.)
+QList<std::pair<int, int>> RunDirectory::privacyReruns(const QString& runDir, int rounds) {
+    QFile f(privacyRerunsPath(runDir));
+    QList<std::pair<int, int>> out;
+    if (!f.open(QIODevice::ReadOnly) || f.size() > (1 << 20)) return out;
+    for (const QJsonValue& v : QJsonDocument::fromJson(f.readAll()).array()) {
+        const QJsonArray pair = v.toArray();
+        const int first = pair.at(0).toInt(-1), last = pair.at(1).toInt(-1);
+        if (pair.size() == 2 && first >= 1 && first <= last && last <= rounds) out.append({first, last});
+    }
+    return out;
 }
 
 QString RunDirectory::writeSummary(const QJsonObject& summary) {

@@ -49,6 +49,12 @@ public:
     // Replaces topology.json atomically: where the roles run now (one moved to a standby host),
     // as hips attach reads it.
     QString writeTopology(const QByteArray& topologyJson);
+    // privacy-reruns.json: the rounds a noising role's restart trained again ([[r, r], ...]),
+    // kept as each is counted. topology.json takes them as the run ends; a controller killed
+    // before lost them, and a resume or an attach under-counted what privacy spent.
+    QString keepPrivacyReruns(const QList<std::pair<int, int>>& rounds);
+    void forgetPrivacyReruns();  // topology.json holds them now
+    static QList<std::pair<int, int>> privacyReruns(const QString& runDir, int rounds);
 
     QString error() const { return m_error; }  // the first write error, empty if none
 

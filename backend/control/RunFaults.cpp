@@ -36,7 +36,7 @@ void RunController::onAgentRestarting(const QString& host, const QString& how, i
 // (a party server) the open round again and sends it with fresh noise: whoever had the first
 // copy has two. The round counts once more (privacy.rerun_rounds), in the run's guarantee and in
 // its topology.json, which a resume goes on with (written as the run ends: a role restarted
-// later checks the file it was started with).
+// later checks the file it was started with; till then in privacy-reruns.json).
 void RunController::countRestartAgainstPrivacy(const Node& node) {
     std::optional<PrivacySettings>& privacy = m_topology.training.privacy;
     if (!privacy || !m_progress) return;
@@ -48,6 +48,8 @@ void RunController::countRestartAgainstPrivacy(const Node& node) {
     const int restarts = ++m_restartsInRound[round][node.id];
     if (restarts <= privacy->rerunRounds.count({round, round})) return;
     privacy->rerunRounds.append({round, round});
+    m_rerunsNotInTopology.append({round, round});
+    m_dir.keepPrivacyReruns(m_rerunsNotInTopology);  // (its error is the run's first write error)
 }
 
 void RunController::startRolesAgain(const QString& host) {

@@ -93,10 +93,10 @@ void RunController::emitFinished() {
     // round it was in too: its noised updates may have left (a round is recorded once answered).
     const int spent = !s.ok && s.rounds < m_topology.training.rounds ? s.rounds + 1 : s.rounds;
     s.privacy = privacyGuarantee(m_topology, spent, m_privacyCut && s.ok);
-    if (!m_restartsInRound.isEmpty() && !m_dir.path().isEmpty()) {  // (rounds restarts released again: RunFaults.cpp)
+    if (!m_rerunsNotInTopology.isEmpty() && !m_dir.path().isEmpty()) {  // (rounds restarts released again: RunFaults.cpp)
         Topology own = m_topology;
         own.training.resumeRound = 0;  // (as the run directory keeps it)
-        m_dir.writeTopology(TopologyWriter::toJson(own));
+        if (m_dir.writeTopology(TopologyWriter::toJson(own)).isEmpty()) m_dir.forgetPrivacyReruns();
     }
     // The run directory first (its first write error, summary.json's included, fails the run),
     // then the history, so both tell the same outcome; a history that could not store it is the

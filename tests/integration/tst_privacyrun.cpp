@@ -142,6 +142,45 @@ private Q_SLOTS:
         QCOMPARE(summaryOf(run)["privacy"].toObject()["most_draws"].toInt(), 61);
     }
 
+    // ... and when its controller dies after the restart, before the run's end: the round is kept
+    // in privacy-reruns.json as it is counted, and the resume counts it (until 2026-12-02 only
+    // topology.json took it, as the run ended: the resumed run's guarantee left it out).
+    void aRestartsRoundCountsAfterItsControllerDied() {
+        Run run;
+        QJsonObject training = privacy("worker", 0.5);
+        training["rounds"] = 60;
+        training["fault_policy"] = "continue";
+        training["checkpoint_every"] = 2;
+        const QString runDir = run.dir.filePath("run"), kept = runDir + "/privacy-reruns.json";
+        run.start(
+            {"run", writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, training), "--out", runDir, "--orphan-timeout", "0"});
+        QVERIFY2(run.waitForOutput("\n    3 ", 120000), run.out.constData());
+        const QList<qint64> pids = taggedProcesses(run.tag, "--node party1/worker0");
+        QCOMPARE(pids.size(), 1);
+        ::kill(pid_t(pids.first()), SIGKILL);
+        QVERIFY2(run.waitForOutput("restart 1 of", 60000), run.out.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(kept), 30000);
+        ::kill(pid_t(run.process.processId()), SIGKILL);
+        run.finish(30000);
+        QVERIFY(run.leftovers().isEmpty());
+        QFile keptFile(kept);
+        QVERIFY(keptFile.open(QIODevice::ReadOnly));
+        const QJsonArray restarted = QJsonDocument::fromJson(keptFile.readAll()).array();
+        QVERIFY2(restarted.size() == 1 && restarted[0].toArray()[0] == restarted[0].toArray()[1], QJsonDocument(restarted).toJson());
+        run.out.clear();
+        run.start({"run", "--resume", runDir});
+        QVERIFY2(run.finish(300000) == 0, run.err.constData());
+        QVERIFY(!QFile::exists(kept));  // (topology.json holds it now)
+        QFile topology(runDir + "/topology.json");
+        QVERIFY(topology.open(QIODevice::ReadOnly));
+        const QJsonArray rerun =
+            QJsonDocument::fromJson(topology.readAll()).object()["training"].toObject()["privacy"].toObject()["rerun_rounds"].toArray();
+        QVERIFY2(rerun.contains(restarted[0]), QJsonDocument(rerun).toJson().constData());
+        int uses = 60;
+        for (const QJsonValue& r : rerun) uses += r.toArray()[1].toInt() - r.toArray()[0].toInt() + 1;
+        QCOMPARE(summaryOf(run)["privacy"].toObject()["most_draws"].toInt(), uses);
+    }
+
     // "auto": the noise multiplier that spends target_epsilon over the run's rounds, no less.
     void autoNoiseSpendsTheTargetOverTheRounds() {
         Run run;
