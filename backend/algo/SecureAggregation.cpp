@@ -147,6 +147,30 @@ std::optional<Key> combine(const std::vector<Share>& shares) {
     return secret;
 }
 
+std::optional<Key> recoverKey(const std::vector<Share>& shares, int threshold, const Key& publicKey) {
+    const auto matches = [&](const std::vector<Share>& some) -> std::optional<Key> {
+        const std::optional<Key> secret = combine(some);
+        const std::optional<Key> derived = secret ? publicKeyOf(*secret) : std::nullopt;
+        return derived && *derived == publicKey ? secret : std::nullopt;
+    };
+    const int n = int(shares.size());
+    if (threshold < 1 || n < threshold) return std::nullopt;
+    if (const auto secret = matches(shares)) return secret;
+    std::vector<int> pick(static_cast<size_t>(threshold), 0);  // the chosen indexes, ascending: every combination in turn
+    for (int i = 0; i < threshold; ++i) pick[size_t(i)] = i;
+    std::vector<Share> some(static_cast<size_t>(threshold));
+    for (int tries = 0; tries < kMostCombinations; ++tries) {
+        for (int i = 0; i < threshold; ++i) some[size_t(i)] = shares[size_t(pick[size_t(i)])];
+        if (const auto secret = matches(some)) return secret;
+        int i = threshold - 1;  // the next combination: the last index that can move, and those after it
+        while (i >= 0 && pick[size_t(i)] == n - threshold + i) --i;
+        if (i < 0) return std::nullopt;
+        ++pick[size_t(i)];
+        for (int j = i + 1; j < threshold; ++j) pick[size_t(j)] = pick[size_t(j - 1)] + 1;
+    }
+    return std::nullopt;
+}
+
 QByteArray seal(const Key& key, const QByteArray& plain) {
     startSodium();
     QByteArray box(qsizetype(crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES) + plain.size(), '\0');

@@ -58,6 +58,11 @@ std::vector<Share> split(const Key& secret, int threshold, int count);
 // The secret from shares of distinct x (Lagrange at 0). Fewer than the threshold give a wrong key:
 // check it against the party's public key.
 std::optional<Key> combine(const std::vector<Share>& shares);
+// The secret key whose public key is `publicKey`, from shares some of which may be wrong (a
+// member's lie, a bug) or repeat an x: all of them first, then every `threshold` of them (up to
+// kMostCombinations tries). One wrong share stopped a recovery for good when only all were tried.
+inline constexpr int kMostCombinations = 4096;
+std::optional<Key> recoverKey(const std::vector<Share>& shares, int threshold, const Key& publicKey);
 
 QByteArray seal(const Key& key, const QByteArray& plain);
 std::optional<QByteArray> open(const Key& key, const QByteArray& box);

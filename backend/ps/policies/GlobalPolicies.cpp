@@ -97,8 +97,8 @@ public:
     // it is back; the scheduler stops the run when fewer than min_parties are left.
     void onMembership(const QString& node, bool up) override {
         if (!m_contributors.contains(node)) return;
-        if (m_secure) {
-            if (m_tier.model.version >= 0) collect(m_secure->setAbsent(node, !up, m_tier.model.version + 1, m_tier.model.size));
+        if (m_secure) {  // (before the first model too: a member down then held the first keys back for ever)
+            collect(m_secure->setAbsent(node, !up, m_tier.model.version + 1, m_tier.model.size));
             return;
         }
         const bool closed = m_collector.setAbsent(node, !up);  // (before the first model: noted for it)

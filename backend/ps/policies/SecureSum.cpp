@@ -58,7 +58,13 @@ void SecureSum::onHello(const QString& party, qint64 nextRound) {
     m_hello.insert(party);
     if (m_epochs.empty()) return startEpoch(nextRound);
     Epoch* open = pending();
-    if (open && open->members.contains(party) && !open->publicKeys.contains(party)) return sendSetup(*open, party);
+    if (open && open->members.contains(party) && !open->publicKeys.contains(party)) {
+        // Keys being agreed with it; those it had before it lost with its restart: it is out of
+        // their rounds (the round open waited for its push under them for ever).
+        for (auto& [number, epoch] : m_epochs)
+            if (&epoch != open && epoch.publicKeys.contains(party)) epoch.outOf.insert(party);
+        return sendSetup(*open, party);
+    }
     bool hadKeys = false;
     for (auto& [number, epoch] : m_epochs)
         if (epoch.publicKeys.contains(party)) {
@@ -157,9 +163,8 @@ void SecureSum::onShare(const Envelope& e) {
     std::vector<secagg::Share>& shares = epoch.shares[party];
     shares.push_back(secagg::Share{uint8_t(x), *y});
     if (int(shares.size()) < epoch.threshold) return;
-    const auto secret = secagg::combine(shares);
-    const auto publicKey = secret ? secagg::publicKeyOf(*secret) : std::nullopt;
-    if (!publicKey || *publicKey != epoch.publicKeys.value(party)) {  // a wrong share among them: wait for more
+    const auto secret = secagg::recoverKey(shares, epoch.threshold, epoch.publicKeys.value(party));
+    if (!secret) {  // a wrong share among them: wait for more
         if (int(shares.size()) == epoch.threshold)
             std::fprintf(roleErr(), "%s: secure aggregation: %d shares of %s's key do not give its key back; waiting for more\n",
                          qPrintable(m_ctx.node.id), epoch.threshold, qPrintable(party));
@@ -220,6 +225,13 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
     if (!m_parties.contains(party)) return {};
     if (!isAbsent) {
         m_down.remove(party);
+        // A holder back: asked for its shares of those still being recovered (it was down when
+        // they were asked for, and the round waited for a share nobody would ask it for again).
+        for (auto& [number, epoch] : m_epochs)
+            for (const QString& member : epoch.asked)
+                if (member != party && epoch.members.contains(party) && !epoch.recovered.contains(member) &&
+                    !epoch.shareGivers[member].contains(party))
+                    m_channel.send(party, Message(message::kSecureRecover, {{field("epoch"), epoch.number}, {field("party"), member}}));
         // Back, but its key was recovered meanwhile: new keys, with it, unless the newest keys
         // (agreed or being agreed, as its hello may already have started) have it as a member.
         bool recovered = false;
