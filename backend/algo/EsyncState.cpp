@@ -62,6 +62,10 @@ void EsyncState::reset(int r, qint64 t, double te) {
         }
     }
     Record& me = m_records.at(size_t(r));
+    if (t > me.t) {  // (a straggler's late stop, in the round that closed without it, is not this one's)
+        me.ready = false;
+        me.k = 0;
+    }
     me.t = t;
     me.te = te;
     me.heard = te;

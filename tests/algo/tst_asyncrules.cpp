@@ -108,6 +108,23 @@ private Q_SLOTS:
         QVERIFY(s.apply(0, 2, 0.1, 0, 10.5));
     }
 
+    // A straggler told to stop at once (its round closed without it), which then takes up the
+    // open round, is not "ready" in it: its flag from the closed round made every other worker
+    // stop at once (until 2026-12-02), and a round of their steps was lost.
+    void esyncAStragglersLateStopDoesNotCarryOver() {
+        EsyncState s;
+        s.init(2, 0.0);
+        s.reset(0, 1, 0);
+        s.reset(1, 1, 0);
+        s.apply(0, 1, 0.1, 0, 0.1);
+        s.apply(1, 1, 2.0, 0, 2.0);  // 1 is the slowest
+        s.reset(0, 2, 10);  // round 2 opens without it
+        QVERIFY(s.apply(1, 2, 2.0, 0, 10.1));  // late in round 1: it stops at once
+        s.reset(1, 2, 10.2);  // ... and takes up round 2, its step 2 s
+        QVERIFY(!s.apply(0, 1, 0.1, 10, 10.4));  // 1.8 s of it to go: worker 0 steps on
+        QVERIFY(s.apply(0, 2, 0.1, 10, 12.15));  // its next step would end after 1's
+    }
+
     // What a worker pushes of its update where the global server sums deltas: HiPS's damped 1/N,
     // or with whole_push the whole (asgd and dcasgd only: ASGD as published, w ← w + Δ).
     // A worker may name a round at most one past the furthest another named: one that named round
