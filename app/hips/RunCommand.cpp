@@ -388,7 +388,15 @@ int attachCommand(const QStringList& arguments) {
         return 2;
     }
     std::printf("hips %s with %s\nhips attach: run %lld\n", HIPS_VERSION, HIPS_TORCH_FLAVOR, static_cast<long long>(*run));
-    printHeader(false);  // (a regression's RMSE shows in the same column)
+    // The run's own columns: a regression's RMSE, and ε under privacy (a regression's showed under
+    // test_acc, and ε not at all).
+    if (const TopologyLoad load = TopologyReader::readJson(store->topologyJson(*run)); load.topology) {
+        Topology settled = *load.topology;
+        settlePrivacy(&settled);
+        printHeader(settled.training.regression(), settled);
+    } else {
+        printHeader(false);
+    }
     RunController controller;
     controller.setStore(store.get());
     return followRun(controller, "hips attach", [&] { return controller.attach(*run); });

@@ -96,11 +96,12 @@ int main(int argc, char** argv) {
         return 2;
     }
 #endif
-    if (command == QLatin1String("--version")) {
+    if (command == QLatin1String("--version") || command == QLatin1String("-V")) {
         std::printf("hips %s\n", HIPS_VERSION);
         return 0;
     }
-    const bool asked = command.isEmpty() || command == QLatin1String("--help");
+    const bool asked =
+        command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help");
     if (!asked) std::fprintf(stderr, "hips: unknown command '%s'\n", qPrintable(command));
     std::fprintf(asked ? stdout : stderr, "%s", kUsage);
     return asked ? 0 : 2;

@@ -57,6 +57,20 @@ private Q_SLOTS:
 
     // A scheduler reports nothing between its rendezvous and a change of membership: its "last
     // heard" says so instead of counting up as a hung worker's would.
+    // A role's last error line (its stderr, a remote host's output) is drawn as text: an HTML
+    // error page it printed was drawn as markup in the tooltip.
+    void anErrorIsShownAsText() {
+        ProcessTableModel model;
+        ProcessInfo worker;
+        worker.node.id = QStringLiteral("party1/worker0"), worker.node.kind = RoleKind::Worker;
+        model.reset({worker.node});
+        worker.state = ProcessInfo::State::Failed;
+        worker.error = QStringLiteral("<html><title>502</title></html>");
+        model.update(worker);
+        const QString tip = model.data(model.index(0, ProcessTableModel::State), Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains("&lt;html&gt;&lt;title&gt;502") && !tip.contains("<title>"), qPrintable(tip));
+    }
+
     void aQuietRoleIsNotShownAsSilent() {
         ProcessTableModel model;
         ProcessInfo scheduler, worker;

@@ -1,5 +1,7 @@
 #include "DeploymentTable.h"
 
+#include "LiteralText.h"
+
 #include <QHeaderView>
 
 namespace hips {
@@ -52,7 +54,7 @@ void DeploymentTable::onFinished(const QString& host, bool ok, const QString& er
     item(row, Stage)->setText(ok ? tr("deployed") : tr("failed"));
     item(row, Seconds)->setText(tr("%1 s").arg(seconds, 0, 'f', 1));
     item(row, Result)->setText(ok ? tr("agent ready") : error);
-    item(row, Result)->setToolTip(error);
+    item(row, Result)->setToolTip(error.isEmpty() ? QString() : literalToolTip(error));  // (a remote host's output: text)
     const QColor color = ok ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd0, 0x30, 0x30);
     for (int c : {Stage, Result}) item(row, c)->setForeground(color);
     if (!ok) m_failed.insert(host);

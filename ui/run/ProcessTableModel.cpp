@@ -1,5 +1,7 @@
 #include "ProcessTableModel.h"
 
+#include "LiteralText.h"
+
 #include "MetricRecords.h"
 
 #include <QBrush>
@@ -209,7 +211,7 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == State) return QBrush(stateColor(r.info.state));
     if (role == Qt::ForegroundRole && index.column() == Host && r.hostFailed)
         return QBrush(stateColor(ProcessInfo::State::Failed));  // the host that failed, marked
-    if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return r.info.error;
+    if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return literalToolTip(r.info.error);  // (a role's stderr: text)
     const bool shared = sharesAnEarlierRowsProcess(index.row());
     if (role == Qt::ToolTipRole && shared && (index.column() == Cpu || index.column() == Memory))
         return tr("This role runs in process %1 with other roles (hips simulate runs every role in one process): "

@@ -276,9 +276,9 @@ bool RunPanel::attach(qint64 run, const Topology& topology) {
     Q_EMIT runStarted(topology);  // first: the rounds it had done come as it attaches
     if (!c->attach(run)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
-        Q_EMIT message(tr("Cannot reattach: %1").arg(c->error()));
         markNotStarted(c->error());
         setState(RunState::Failed);
+        Q_EMIT message(tr("Cannot reattach: %1").arg(c->error()));  // (after the state: its change rewrites the status bar)
         Q_EMIT startRefused(tr("Cannot reattach: %1").arg(c->error()));
         return false;
     }
@@ -303,9 +303,9 @@ bool RunPanel::resumeNow(const ResumeTarget& target) {
     Q_EMIT runStarted(target.topology);  // first: the rounds it had done come as it resumes
     if (!c->resume(target.topology, target.runDir, target.historyRun)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
-        Q_EMIT message(tr("Cannot resume: %1").arg(c->error()));
         markNotStarted(c->error());
         setState(RunState::Failed);
+        Q_EMIT message(tr("Cannot resume: %1").arg(c->error()));  // (after the state: its change rewrites the status bar)
         Q_EMIT startRefused(tr("Cannot resume: %1").arg(c->error()));
         return false;
     }
