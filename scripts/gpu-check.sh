@@ -108,6 +108,7 @@ export HIPS_TEST_NO_DEBIAN_PYTHON=1  # tst_owndata's torchvision nets need Debia
 data=$ROOT/usr/share/datasets/fashion-mnist
 hips=$BUILD_DIR/bin/hips
 history=$(mktemp -d)/history.db
+rm -rf "$BUILD_DIR/runs"  # (a directory that holds a run is not written over: each check runs afresh)
 # Runs the default topology; prints its summary line and the mean time per round (from the
 # rounds' elapsed column, first round left out: it carries the start-up).
 run() {

@@ -539,6 +539,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (!m_closeWhenStopped || undoIndex != m_savedAskedAt) {
         if (!maybeSave()) {
             m_closeWhenStopped = false;  // (the window stays: it no longer closes at the run's end)
+            disconnect(m_closeAtRunEnd);
             return event->ignore();
         }
         m_savedAskedAt = m_designer->undoStack()->index();
@@ -547,7 +548,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (m_run->isActive() && !m_closeWhenStopped) {
         if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes) return event->ignore();
         m_closeWhenStopped = true;
-        connect(m_run, &RunPanel::runFinished, this, &QWidget::close, Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
+        m_closeAtRunEnd = connect(m_run, &RunPanel::runFinished, this, &QWidget::close,
+                                  Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
         m_run->stop();
         statusBar()->showMessage(tr("Stopping the run; the window closes once it has stopped (close it again to quit now)"));
         return event->ignore();

@@ -88,6 +88,7 @@ private:
     bool m_chartsFollowRun = false;  // the charts show the run under way (not a stored one chosen meanwhile)
     bool m_closeWhenStopped = false;  // "Stop the run and quit" was answered yes: closes once it has stopped
     int m_savedAskedAt = -1;  // the designer's undo index when the user was last asked to save
+    QMetaObject::Connection m_closeAtRunEnd;  // while m_closeWhenStopped
     bool m_editedDuringRun = false;  // the designer's topology is no longer the running one
     std::unique_ptr<RunStore> m_store;
     QTabWidget* m_tabs;

@@ -94,8 +94,12 @@ void RunController::moveOffLostHost(const QString& host, const QString& error) {
     }
     if (!moved.isEmpty()) {
         m_fleet->followMoves(m_topology);
-        if (const QString e = m_dir.writeTopology(TopologyWriter::toJson(m_topology)); !e.isEmpty())
+        if (const QString e = m_dir.writeTopology(TopologyWriter::toJson(m_topology)); !e.isEmpty()) {
             recordNotice(QStringLiteral("controller"), e + QStringLiteral(" (hips attach would look for it on ") + host + ')');
+        } else if (!m_rerunsNotInTopology.isEmpty()) {  // (it holds them now: kept twice, a resume counted them twice)
+            m_rerunsNotInTopology.clear();
+            m_dir.forgetPrivacyReruns();
+        }
         startRoles([&](const ProcessInfo& q) { return moved.contains(q.node.id); });
     }
     const bool rolesLeft = std::any_of(m_processes.all().begin(), m_processes.all().end(), [&](const ProcessInfo& p) {

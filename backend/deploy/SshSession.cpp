@@ -218,6 +218,9 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
 
 QString SshSession::run(const QString& command, CommandResult* result, int timeoutSeconds) {
     finishUploads();
+    // A cancelled deployment starts nothing more; one started is waited for (an agent or a Slurm
+    // job given up on mid-command would run on where nothing could reach it).
+    if (cancelFlag(m_cancelled)) return fail(QStringLiteral("'%1' was not run: the deployment was cancelled").arg(command));
     ssh_channel channel = ssh_channel_new(d->session);
     if (!channel || ssh_channel_open_session(channel) != SSH_OK) {
         if (channel) ssh_channel_free(channel);
@@ -234,15 +237,11 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
     // like one that never finishes.
     QElapsedTimer clock;
     clock.start();
-    bool timedOut = false, failed = false, cancelled = false;
+    bool timedOut = false, failed = false;
     for (bool got = true; !failed;) {
         if (!got && ssh_channel_is_eof(channel)) break;
         if (clock.elapsed() > qint64(timeoutSeconds) * 1000) {
             timedOut = true;
-            break;
-        }
-        if (cancelFlag(m_cancelled)) {  // (a stop waited out the command's whole timeout: up to 300 s)
-            cancelled = true;
             break;
         }
         got = false;
@@ -253,10 +252,9 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
         }
     }
     ssh_channel_send_eof(channel);
-    result->exitStatus = timedOut || failed || cancelled ? -1 : int(ssh_channel_get_exit_status(channel));
+    result->exitStatus = timedOut || failed ? -1 : int(ssh_channel_get_exit_status(channel));
     ssh_channel_close(channel);
     ssh_channel_free(channel);
-    if (cancelled) return fail(QStringLiteral("'%1' was given up: the deployment was cancelled").arg(command));
     if (timedOut) return fail(QStringLiteral("'%1' did not finish within %2 s").arg(command).arg(timeoutSeconds));
     if (failed) return fail(QStringLiteral("the connection broke while '%1' ran").arg(command));
     return {};

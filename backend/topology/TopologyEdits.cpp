@@ -387,8 +387,21 @@ void remove(Topology& t, const QList<ElementRef>& elements) {
     if (!positions.isEmpty() || t.layout.contains("parties")) t.layout.insert("parties", positions);
 }
 
+// The hosts `source`'s roles of `party` run on that `t` lacks (deleted since the copy, with the
+// last roles on them): a pasted role's host comes with it.
+static void addHostsOf(Topology& t, const Topology& source, const Party& party) {
+    QStringList ids;
+    if (party.scheduler) ids << party.scheduler->host;
+    for (const ListeningRole& s : party.servers) ids << s.host;
+    for (const WorkerGroup& g : party.workers) ids << g.host;
+    for (const QString& id : ids)
+        if (!t.host(id) && source.host(id)) t.hosts << *source.host(id);
+}
+
 QList<ElementRef> paste(Topology& t, const Topology& source, const QList<ElementRef>& elements, const QString& targetParty) {
     QList<ElementRef> copies;
+    for (const ElementRef& e : elements)
+        if (const Party* original = source.party(e.party)) addHostsOf(t, source, *original);
     for (const ElementRef& e : elements) {
         const Party* original = source.party(e.party);
         if (!original) continue;
@@ -459,6 +472,7 @@ QString setCentral(Topology& t, const QString& partyId, bool central) {
     }
     target->central = true;
     if (!target->masterWorker) target->masterWorker = WorkerGroup{host, 1};
+    dropUnusedHosts(t);  // (the old central roles' hosts, the Slurm login host)
     return {};
 }
 

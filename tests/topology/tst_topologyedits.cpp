@@ -63,6 +63,22 @@ private Q_SLOTS:
         QCOMPARE(t.party("party1")->workers.size(), 2);
     }
 
+    // Copied, deleted, pasted (the designer's cut): the pasted roles' hosts come back with them.
+    void aPastedPartyBringsItsHostsBack() {
+        Topology t = defaultTopology();
+        QString added;
+        QVERIFY(edits::addHost(t, "party1", &added).isEmpty());
+        t.hosts.last().address = "10.0.0.5";
+        const Topology copied = t;
+        edits::remove(t, {ElementRef(ElementRef::Kind::Party, "party1")});
+        QCOMPARE(hostIds(t), QStringList({"local"}));
+        QCOMPARE(edits::paste(t, copied, {ElementRef(ElementRef::Kind::Party, "party1")}).size(), 1);
+        QCOMPARE(hostIds(t), QStringList({"local", added}));
+        QCOMPARE(t.host(added)->address, QStringLiteral("10.0.0.5"));
+        QString why;  // (its one issue: 'local' is a loopback beside the remote host, as before the cut)
+        QVERIFY2(opensAgain(t, &why) && !why.contains("not declared") && TopologyReader::validate(t).size() == 1, qPrintable(why));
+    }
+
     void aStandbyHostStays() {
         Topology t = defaultTopology();
         QString added;

@@ -229,7 +229,7 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
         // they were asked for, and the round waited for a share nobody would ask it for again).
         for (auto& [number, epoch] : m_epochs)
             for (const QString& member : epoch.asked)
-                if (member != party && epoch.members.contains(party) && !epoch.recovered.contains(member) &&
+                if (member != party && epoch.members.contains(party) && absent(epoch, member) && !epoch.recovered.contains(member) &&
                     !epoch.shareGivers[member].contains(party))
                     m_channel.send(party, Message(message::kSecureRecover, {{field("epoch"), epoch.number}, {field("party"), member}}));
         // Back, but its key was recovered meanwhile: new keys, with it, unless the newest keys
@@ -237,7 +237,8 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
         bool recovered = false;
         for (auto& [number, epoch] : m_epochs) recovered = recovered || epoch.recovered.contains(party);
         const Epoch* newest = m_epochs.empty() ? nullptr : &m_epochs.rbegin()->second;
-        if (recovered && !(newest && newest->members.contains(party) && !absent(*newest, party))) m_rekeyWanted = true;
+        // (Or it was left out of them, down as they were agreed: before the first model too.)
+        if ((recovered || newest) && !(newest && newest->members.contains(party) && !absent(*newest, party))) m_rekeyWanted = true;
         if (m_rekeyWanted && !m_round.open()) startEpoch(nextRound + 1);
         return {};
     }
