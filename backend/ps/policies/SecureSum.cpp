@@ -172,6 +172,9 @@ void SecureSum::onShare(const Envelope& e) {
     }
     epoch.recovered.insert(party, *secret);
     ++m_recoveries;
+    // Up again (cut off, not restarted): its pushes under these keys are refused from here on, so
+    // new keys are agreed with it at the round's end (down, its return asks for them).
+    if (!m_down.contains(party)) m_rekeyWanted = true;
     std::fprintf(roleErr(), "%s: secure aggregation: recovered the masks of %s (epoch %lld) from %lld shares\n", qPrintable(m_ctx.node.id),
                  qPrintable(party), static_cast<long long>(epoch.number), static_cast<long long>(shares.size()));
 }
@@ -200,6 +203,11 @@ SecureSum::Unmasked SecureSum::onPush(Envelope& e, qint64 nextRound, size_t mode
                Unmasked{};
     if (!epoch->members.contains(e.peer) || absent(*epoch, e.peer))
         return reject(e.peer, QStringLiteral("a masked push from a server out of this round's keys")), Unmasked{};
+    // Back (it was only cut off) after the others were asked for its key: that key is spent, as
+    // its push would be readable here once the shares are in.
+    if (epoch->asked.contains(e.peer))
+        return reject(e.peer, QStringLiteral("a masked push under keys being recovered (it was out of the round); new keys follow")),
+               Unmasked{};
     const size_t count = m.frames.size() == 1 && m.frames[0].size() % sizeof(quint64) == 0 ? m.frames[0].size() / sizeof(quint64) : 0;
     if (total <= 0 || size_t(total) != modelSize || !isCanonicalSlice(offset, total, count))
         return reject(e.peer, QStringLiteral("a masked push that is not a slice of a %1-value sum").arg(modelSize)), Unmasked{};
@@ -226,10 +234,11 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
     if (!isAbsent) {
         m_down.remove(party);
         // A holder back: asked for its shares of those still being recovered (it was down when
-        // they were asked for, and the round waited for a share nobody would ask it for again).
+        // they were asked for, and the round waited for a share nobody would ask it for again;
+        // one of them back meanwhile has its pushes refused, so its key is still wanted).
         for (auto& [number, epoch] : m_epochs)
             for (const QString& member : epoch.asked)
-                if (member != party && epoch.members.contains(party) && absent(epoch, member) && !epoch.recovered.contains(member) &&
+                if (member != party && epoch.members.contains(party) && !epoch.recovered.contains(member) &&
                     !epoch.shareGivers[member].contains(party))
                     m_channel.send(party, Message(message::kSecureRecover, {{field("epoch"), epoch.number}, {field("party"), member}}));
         // Back, but its key was recovered meanwhile: new keys, with it, unless the newest keys
@@ -260,7 +269,7 @@ void SecureSum::askForShares(Epoch& epoch, const QString& member) {
     if (holders < epoch.threshold)
         std::fprintf(roleErr(),
                      "%s: secure aggregation: %s dropped out of round %lld, and %d of the %d parties whose shares recover its masks "
-                     "are up: the round waits for them (or for it, back with its keys)\n",
+                     "are up: the round waits for them\n",
                      qPrintable(m_ctx.node.id), qPrintable(member), static_cast<long long>(m_round.number), holders, epoch.threshold);
 }
 
