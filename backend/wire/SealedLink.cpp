@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
+#include <system_error>
 #include <limits>
 #include <memory>
 #include <thread>
@@ -89,6 +90,34 @@ const char* aeadName(AeadCipher c) {
     return c == AeadCipher::Aes256Gcm ? "AES-256-GCM" : "ChaCha20-Poly1305";
 }
 
+std::optional<AeadCipher> aeadNamed(const QString& name) {
+    for (AeadCipher c : {AeadCipher::Aes256Gcm, AeadCipher::ChaCha20Poly1305})
+        if (name == QLatin1String(aeadName(c))) return c;
+    return std::nullopt;
+}
+
+namespace {
+std::atomic<int> preferred{-1};  // -1: fastestAead()
+}
+
+AeadCipher preferredAead() {
+    const int p = preferred.load();
+    return p < 0 ? fastestAead() : AeadCipher(p);
+}
+
+void setPreferredAead(std::optional<AeadCipher> c) {
+    preferred = c ? int(*c) : -1;
+}
+
+EphemeralKeyPair::~EphemeralKeyPair() {
+    sodium_memzero(secretKey.data(), secretKey.size());
+}
+
+LinkKeys::~LinkKeys() {
+    sodium_memzero(send.data(), send.size());
+    sodium_memzero(receive.data(), receive.size());
+}
+
 EphemeralKeyPair EphemeralKeyPair::generate() {
     EphemeralKeyPair k;
     if (sodium_init() < 0) throw std::runtime_error("libsodium cannot start");
@@ -97,7 +126,7 @@ EphemeralKeyPair EphemeralKeyPair::generate() {
 }
 
 std::optional<LinkKeys> deriveLinkKeys(bool connecting, const EphemeralKeyPair& mine, const std::array<unsigned char, 32>& peerPublic,
-                                       const QByteArray& runId, const QString& self, const QString& peer) {
+                                       const QByteArray& runId, const QString& self, const QString& peer, AeadCipher cipher) {
     SessionKey rx{}, tx{};
     const int kx =
         connecting ? crypto_kx_client_session_keys(rx.data(), tx.data(), mine.publicKey.data(), mine.secretKey.data(), peerPublic.data())
@@ -105,7 +134,8 @@ std::optional<LinkKeys> deriveLinkKeys(bool connecting, const EphemeralKeyPair& 
     if (kx != 0) return std::nullopt;
     // Each direction's key, bound to the run and to who sends to whom.
     const auto bind = [&](const SessionKey& raw, const QString& from, const QString& to) {
-        const QByteArray context = "hips-sealed-link-v1\n" + runId + '\n' + from.toUtf8() + '\n' + to.toUtf8();
+        const QByteArray context =
+            QByteArray("hips-sealed-link-v2\n") + aeadName(cipher) + '\n' + runId + '\n' + from.toUtf8() + '\n' + to.toUtf8();
         SessionKey bound{};
         crypto_generichash(bound.data(), bound.size(), reinterpret_cast<const unsigned char*>(context.constData()), size_t(context.size()),
                            raw.data(), raw.size());
@@ -119,19 +149,29 @@ std::optional<LinkKeys> deriveLinkKeys(bool connecting, const EphemeralKeyPair& 
 
 Sealer::Sealer(const SessionKey& key, AeadCipher cipher, uint64_t firstCounter) : m_key(key), m_cipher(cipher), m_next(firstCounter) {}
 
+Sealer::~Sealer() {
+    sodium_memzero(m_key.data(), m_key.size());
+}
+
+Opener::~Opener() {
+    sodium_memzero(m_key.data(), m_key.size());
+}
+
 std::optional<uint64_t> Sealer::seal(const QByteArray& header, const unsigned char* plain, size_t n, unsigned char* out) {
     if (m_next == kLastCounter) return std::nullopt;
+    const uint64_t counter = m_next++;  // (spent before sealing: a failed seal may have used it)
     CipherContext c;
-    if (!sealOne(c, m_cipher, m_key, m_next, associated(header, std::nullopt), plain, n, out)) return std::nullopt;
-    return m_next++;
+    if (!sealOne(c, m_cipher, m_key, counter, associated(header, std::nullopt), plain, n, out)) return std::nullopt;
+    return counter;
 }
 
 std::optional<uint64_t> Sealer::sealChunks(const QByteArray& header, const unsigned char* plain, size_t n, size_t chunk, unsigned char* out,
                                            int threads) {
     chunk = std::max<size_t>(chunk, 1);
-    const uint64_t count = n == 0 ? 1 : (n + chunk - 1) / chunk;
+    const uint64_t count = chunkCount(n, chunk);
     if (kLastCounter - m_next <= count) return std::nullopt;  // the counters would reach the end
     const uint64_t first = m_next;
+    m_next += count;  // (spent before sealing, as seal() does)
     std::atomic<bool> failed{false};
     const auto sealRange = [&](uint64_t from, uint64_t to) {
         CipherContext c;
@@ -144,11 +184,16 @@ std::optional<uint64_t> Sealer::sealChunks(const QByteArray& header, const unsig
     };
     const uint64_t workers = std::clamp<uint64_t>(uint64_t(std::max(threads, 1)), 1, count);
     std::vector<std::thread> pool;
-    for (uint64_t w = 1; w < workers; ++w) pool.emplace_back(sealRange, count * w / workers, count * (w + 1) / workers);
+    for (uint64_t w = 1; w < workers; ++w) {
+        try {
+            pool.emplace_back(sealRange, count * w / workers, count * (w + 1) / workers);
+        } catch (const std::system_error&) {  // no thread to be had: this one seals that part too
+            sealRange(count * w / workers, count * (w + 1) / workers);
+        }
+    }
     sealRange(0, count / workers);
     for (auto& t : pool) t.join();
     if (failed) return std::nullopt;
-    m_next += count;
     return first;
 }
 
@@ -166,9 +211,9 @@ QString Opener::open(uint64_t counter, const QByteArray& header, const unsigned 
 
 QString Opener::openChunks(uint64_t firstCounter, const QByteArray& header, const unsigned char* sealed, size_t sealedBytes, size_t chunk,
                            unsigned char* out) {
-    chunk = std::max<size_t>(chunk, 1);
+    chunk = std::clamp<size_t>(chunk, 1, std::numeric_limits<size_t>::max() - kAeadTagBytes);
     // Chunks of `chunk` bytes each followed by its tag; the last one may be shorter.
-    const uint64_t count = sealedBytes <= kAeadTagBytes ? 1 : (sealedBytes + chunk + kAeadTagBytes - 1) / (chunk + kAeadTagBytes);
+    const uint64_t count = sealedBytes <= kAeadTagBytes ? 1 : Sealer::chunkCount(sealedBytes, chunk + kAeadTagBytes);
     if (sealedBytes < count * kAeadTagBytes) return QStringLiteral("a sealed payload shorter than its tags: cut on the way");
     if (m_last && firstCounter <= *m_last)
         return QStringLiteral("a frame under counter %1, not above the last one opened (%2): replayed or reordered")

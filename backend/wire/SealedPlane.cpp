@@ -95,7 +95,7 @@ SealedPlane::Link* SealedPlane::linkOf(const QByteArray& key) {
 
 Message SealedPlane::offer() {
     m_offered = std::make_unique<EphemeralKeyPair>(EphemeralKeyPair::generate());
-    Message m(kOffer);
+    Message m(kOffer, {{QStringLiteral("aes"), m_cipher == AeadCipher::Aes256Gcm}});
     m.frames.emplace_back(m_offered->publicKey.data(), m_offered->publicKey.size());
     return m;
 }
@@ -115,12 +115,12 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
         for (Held& h : m_held[key])
             if (h.refusal.isEmpty() && !h.refs.empty()) h.refusal = QStringLiteral("sealed frames of a link that was made again since");
     };
-    const auto makeLink = [&](const LinkKeys& keys, const QString& offer) {
+    const auto makeLink = [&](const LinkKeys& keys, const QString& offer, AeadCipher cipher) {
         forgetHeld();
         if (m_router) dropOldestLinks(peer, kMaxLinksPerPeer - 1);
         auto link = std::make_unique<Link>();
-        link->sealer = std::make_unique<Sealer>(keys.send, m_cipher);
-        link->opener = std::make_unique<Opener>(keys.receive, m_cipher);
+        link->sealer = std::make_unique<Sealer>(keys.send, cipher);
+        link->opener = std::make_unique<Opener>(keys.receive, cipher);
         link->offerId = offer;
         link->peer = peer;
         link->curveRoute = route;
@@ -131,16 +131,19 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
     };
     if (m_router && m.type == kOffer && keyed) {
         const EphemeralKeyPair mine = EphemeralKeyPair::generate();
-        const std::optional<LinkKeys> keys = deriveLinkKeys(false, mine, theirs, m_binding, m_self, peer);
+        // The router chooses, for both ends: AES-256-GCM only where the dealer has it too.
+        const AeadCipher cipher = agreedAead(m_cipher, m.fields.value(QStringLiteral("aes")).toBool());
+        const std::optional<LinkKeys> keys = deriveLinkKeys(false, mine, theirs, m_binding, m_self, peer, cipher);
         if (!keys) return std::nullopt;  // a weak key: no link, everything stays on CURVE
         if (!m_bulk) bindBulk();
-        Link* link = makeLink(*keys, offerId(theirs));
+        Link* link = makeLink(*keys, offerId(theirs), cipher);
         link->login = bulklogin::issue(peer);
         m_askedToOffer.remove(key);
         const QString endpoint = QString::fromStdString(m_bulk->get(zmq::sockopt::last_endpoint));
         Message answer(kAnswer, {{QStringLiteral("port"), endpoint.mid(endpoint.lastIndexOf(QLatin1Char(':')) + 1).toLongLong()},
                                  {QStringLiteral("offer"), offerId(theirs)},
-                                 {QStringLiteral("login"), QString::fromLatin1(link->login)}});
+                                 {QStringLiteral("login"), QString::fromLatin1(link->login)},
+                                 {QStringLiteral("cipher"), QString::fromLatin1(aeadName(cipher))}});
         answer.frames.emplace_back(mine.publicKey.data(), mine.publicKey.size());
         return answer;
     }
@@ -148,11 +151,14 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
     if (!m_router && m.type == kAnswer && keyed && m_offered && offered == offerId(m_offered->publicKey)) {
         const qint64 port = m.integer(QStringLiteral("port"));
         const QByteArray login = m.string(QStringLiteral("login")).toLatin1();
-        const std::optional<LinkKeys> keys = deriveLinkKeys(true, *m_offered, theirs, m_binding, m_self, peer);
+        const std::optional<AeadCipher> cipher = aeadNamed(m.string(QStringLiteral("cipher")));
+        if (!cipher || (*cipher == AeadCipher::Aes256Gcm && m_cipher != AeadCipher::Aes256Gcm))
+            return std::nullopt;  // (not what it offered)
+        const std::optional<LinkKeys> keys = deriveLinkKeys(true, *m_offered, theirs, m_binding, m_self, peer, *cipher);
         if (!keys || port <= 0 || port > 65535 || login.isEmpty() || login.size() > 255) return std::nullopt;
         m_offered.reset();
         m_links.clear();
-        Link* link = makeLink(*keys, offered);
+        Link* link = makeLink(*keys, offered, *cipher);
         connectBulk(quint16(port), login);
         sayHello(*link);
         return std::nullopt;
@@ -165,7 +171,9 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
         if (Link* link = linkOf(key); link && link->offerId == offered) link->confirmed = true;
         return std::nullopt;
     }
-    if (!m_router && m.type == kReset && !m_offered) {  // the router lost our link (it restarted): offer again
+    // The router lost our link (it restarted), or never answered our offer (it died first): offer
+    // again. (It asks once a connection until an offer comes: no storm of offers.)
+    if (!m_router && m.type == kReset) {
         m_links.clear();
         m_bulk.reset();
         return offer();

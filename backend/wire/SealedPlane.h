@@ -172,7 +172,7 @@ private:
     QString m_curveEndpoint;
     size_t m_maxFrameBytes;
     RejectionLog* m_rejections = nullptr;
-    AeadCipher m_cipher = fastestAead();
+    AeadCipher m_cipher = preferredAead();  // what it offers; each link's is agreed (SealedLink.h)
     std::unique_ptr<zmq::socket_t> m_bulk;
     std::map<QByteArray, std::unique_ptr<Link>> m_links;  // by keyOf
     std::map<QByteArray, std::deque<Held>> m_held;  // by keyOf, in arrival order

@@ -212,9 +212,35 @@ private Q_SLOTS:
         const QList<QString> names{QStringLiteral("party1/worker0"), QStringLiteral("party1/worker1")};
         SealedBulk mine(ctx, 0, names, QStringLiteral("tcp://127.0.0.1"), "binding");
         SealedBulk theirs(ctx, 1, names, QStringLiteral("tcp://127.0.0.1"), "binding");
-        QVERIFY(!mine.accept(1, theirs.publicKey(), QStringLiteral("tcp://x"), theirs.loginFor(0)));
+        QVERIFY(!mine.accept(1, theirs.publicKey(), QStringLiteral("tcp://x"), theirs.loginFor(0), theirs.prefersAes()));
         QVERIFY(!mine.linked(1));
-        QVERIFY(mine.accept(1, theirs.publicKey(), theirs.endpoint(), theirs.loginFor(0)));
+        QVERIFY(mine.accept(1, theirs.publicKey(), theirs.endpoint(), theirs.loginFor(0), theirs.prefersAes()));
+    }
+
+    // Two members whose CPUs differ (one without AES-NI seals with ChaCha20-Poly1305) agree on one
+    // cipher for their link: each chose alone before, and no chunk between them ever opened.
+    void membersOfDifferentCiphersAgreeOnOne() {
+        auto ranks = party(2, 60s);  // (their ZAP handlers check the bulk logins)
+        const QList<QString> names{QStringLiteral("party1/worker0"), QStringLiteral("party1/worker1")};
+        setPreferredAead(AeadCipher::ChaCha20Poly1305);
+        SealedBulk withoutAes(ranks[1]->ctx, 1, names, QStringLiteral("tcp://127.0.0.1"), "binding");
+        setPreferredAead(std::nullopt);
+        SealedBulk fast(ranks[0]->ctx, 0, names, QStringLiteral("tcp://127.0.0.1"), "binding");
+        QVERIFY(!withoutAes.prefersAes());
+        QVERIFY(fast.accept(1, withoutAes.publicKey(), withoutAes.endpoint(), withoutAes.loginFor(0), withoutAes.prefersAes()));
+        QVERIFY(withoutAes.accept(0, fast.publicKey(), fast.endpoint(), fast.loginFor(1), fast.prefersAes()));
+        const std::vector<float> chunk = inputOf(0, 4096);
+        QVERIFY(fast.send(1, 7, chunk.data(), chunk.size() * sizeof(float)));
+        std::optional<SealedBulk::Frame> got;
+        for (QDeadlineTimer deadline(10000); !got && !deadline.hasExpired(); got = withoutAes.receive()) {
+            zmq::pollitem_t in{withoutAes.receiveSocket().handle(), 0, ZMQ_POLLIN, 0};
+            zmq::poll(&in, 1, std::chrono::milliseconds(100));
+        }
+        QVERIFY(got);
+        QCOMPARE(got->from, 0);
+        QCOMPARE(got->plain.size(), chunk.size() * sizeof(float));
+        QVERIFY(std::memcmp(got->plain.data(), chunk.data(), got->plain.size()) == 0);
+        QCOMPARE(withoutAes.refused(), quint64(0));
     }
 
     // A chunk over the limit is refused by the channel, unread: the rank waiting for it says whose

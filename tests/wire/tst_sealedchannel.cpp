@@ -346,6 +346,59 @@ private Q_SLOTS:
         QCOMPARE(server->sealedPlane()->framesOpened(), 1u);
     }
 
+    // A router and a dealer on hosts of different CPUs (one without AES-NI) agree on the cipher:
+    // the router chooses, AES-256-GCM only where the dealer offered it. Each chose alone before,
+    // and the dealer's hello never opened: the link never came up, and bulk stayed on CURVE.
+    void endsOfDifferentCiphersAgreeOnOne_data() {
+        QTest::addColumn<bool>("routerHasAes");
+        QTest::newRow("router without AES-NI") << false;
+        QTest::newRow("dealer without AES-NI") << true;
+    }
+    void endsOfDifferentCiphersAgreeOnOne() {
+        QFETCH(bool, routerHasAes);
+        Run run;
+        setPreferredAead(routerHasAes ? std::nullopt : std::optional(AeadCipher::ChaCha20Poly1305));
+        Channel server = run.server();
+        setPreferredAead(routerHasAes ? std::optional(AeadCipher::ChaCha20Poly1305) : std::nullopt);
+        Channel worker = run.worker(endpointOf(server));
+        setPreferredAead(std::nullopt);
+        QVERIFY(link(server, worker));
+        worker.send(withFrames("push", {{1 << 20, 51}}));
+        const auto push = receiveWithin(server, 5s);
+        QVERIFY(push && sameBytes(push->message.frames[0], randomFrame(1 << 20, 51)));
+        QCOMPARE(server.sealedPlane()->framesOpened(), 1u);
+        QCOMPARE(server.sealedPlane()->bulkRefused(), 0u);
+    }
+
+    // A router that died with the dealer's offer unanswered: the next one asks it to offer again,
+    // and it does (it waited for the lost answer for ever, its bulk on CURVE for good).
+    void aDealerWhoseOfferWentUnansweredOffersAgain() {
+        Run run;
+        // A router that seals nothing takes the offer and never answers it.
+        std::optional<Channel> server = Channel::router(run.ctx, kServer, "tcp://127.0.0.1:*", CurveConfig{run.serverKeys, {}, {}});
+        const QString endpoint = endpointOf(*server);
+        Channel worker = run.worker(endpoint);
+        worker.send(Message("join"));  // (after the offer: once it came, so had the offer)
+        QTRY_VERIFY_WITH_TIMEOUT(server->receive(10ms) || server->refusedFromPeers() > 0, 5000);
+        server.reset();
+        for (int tries = 0; !server && tries < 50; ++tries) {  // (the old listener closes on ZeroMQ's own thread)
+            try {
+                server = run.server(endpoint);
+            } catch (const std::runtime_error&) {
+                QTest::qWait(100);
+            }
+        }
+        QVERIFY(server);
+        const auto deadline = std::chrono::steady_clock::now() + 10s;
+        while (!(server->sealedPlane()->linkedTo(kWorker) && worker.sealedPlane()->linkedTo(kServer)) &&
+               std::chrono::steady_clock::now() < deadline) {
+            worker.send(Message("join"));
+            server->receive(10ms);
+            worker.receive(10ms);
+        }
+        QVERIFY(server->sealedPlane()->linkedTo(kWorker) && worker.sealedPlane()->linkedTo(kServer));
+    }
+
     // A peer that does not seal (its messages have no descriptor) is refused, never misread.
     void aPeerThatDoesNotSealIsRefused() {
         Run run;

@@ -22,8 +22,8 @@ std::vector<unsigned char> bytes(size_t n, unsigned seed) {
 // Both ends of one link: worker → server keys, as a connect would make them.
 std::pair<LinkKeys, LinkKeys> linkEnds(const QByteArray& run = "run-1") {
     const EphemeralKeyPair worker = EphemeralKeyPair::generate(), server = EphemeralKeyPair::generate();
-    return {*deriveLinkKeys(true, worker, server.publicKey, run, "party1/worker0", "party1/server0"),
-            *deriveLinkKeys(false, server, worker.publicKey, run, "party1/server0", "party1/worker0")};
+    return {*deriveLinkKeys(true, worker, server.publicKey, run, "party1/worker0", "party1/server0", fastestAead()),
+            *deriveLinkKeys(false, server, worker.publicKey, run, "party1/server0", "party1/worker0", fastestAead())};
 }
 
 const QList<AeadCipher> kCiphers{AeadCipher::Aes256Gcm, AeadCipher::ChaCha20Poly1305};
@@ -36,17 +36,17 @@ class TestSealedLink : public QObject {
 private Q_SLOTS:
     void keysAgreeAndAreBoundToRunAndNames() {
         const EphemeralKeyPair a = EphemeralKeyPair::generate(), b = EphemeralKeyPair::generate();
-        const LinkKeys worker = *deriveLinkKeys(true, a, b.publicKey, "run-1", "party1/worker0", "party1/server0");
-        const LinkKeys server = *deriveLinkKeys(false, b, a.publicKey, "run-1", "party1/server0", "party1/worker0");
+        const LinkKeys worker = *deriveLinkKeys(true, a, b.publicKey, "run-1", "party1/worker0", "party1/server0", fastestAead());
+        const LinkKeys server = *deriveLinkKeys(false, b, a.publicKey, "run-1", "party1/server0", "party1/worker0", fastestAead());
         QVERIFY(worker.send == server.receive);
         QVERIFY(worker.receive == server.send);
         QVERIFY(worker.send != worker.receive);  // a key serves one direction
-        const LinkKeys otherRun = *deriveLinkKeys(true, a, b.publicKey, "run-2", "party1/worker0", "party1/server0");
+        const LinkKeys otherRun = *deriveLinkKeys(true, a, b.publicKey, "run-2", "party1/worker0", "party1/server0", fastestAead());
         QVERIFY(otherRun.send != worker.send);
-        const LinkKeys otherName = *deriveLinkKeys(true, a, b.publicKey, "run-1", "party1/worker1", "party1/server0");
+        const LinkKeys otherName = *deriveLinkKeys(true, a, b.publicKey, "run-1", "party1/worker1", "party1/server0", fastestAead());
         QVERIFY(otherName.send != worker.send);
         const std::array<unsigned char, 32> zero{};  // a weak key: no link
-        QVERIFY(!deriveLinkKeys(true, a, zero, "run-1", "party1/worker0", "party1/server0"));
+        QVERIFY(!deriveLinkKeys(true, a, zero, "run-1", "party1/worker0", "party1/server0", fastestAead()));
     }
 
     // Each connect draws fresh ephemeral keys: the same counter never meets the same key twice.
@@ -138,6 +138,29 @@ private Q_SLOTS:
     }
 
     void theFastestCipherIsNamed() { QVERIFY(QByteArray(aeadName(fastestAead())).contains('-')); }
+
+    // A key serves one cipher, and each name reads back as its cipher.
+    void keysAreBoundToTheCipher() {
+        const EphemeralKeyPair a = EphemeralKeyPair::generate(), b = EphemeralKeyPair::generate();
+        const auto keysUnder = [&](AeadCipher c) {
+            return deriveLinkKeys(true, a, b.publicKey, "run-1", "party1/worker0", "party1/server0", c)->send;
+        };
+        QVERIFY(keysUnder(AeadCipher::Aes256Gcm) != keysUnder(AeadCipher::ChaCha20Poly1305));
+        for (AeadCipher c : {AeadCipher::Aes256Gcm, AeadCipher::ChaCha20Poly1305}) QCOMPARE(aeadNamed(aeadName(c)), std::optional(c));
+        QVERIFY(!aeadNamed(QStringLiteral("XSalsa20")));
+        QCOMPARE(agreedAead(AeadCipher::Aes256Gcm, false), AeadCipher::ChaCha20Poly1305);
+        QCOMPARE(agreedAead(AeadCipher::ChaCha20Poly1305, true), AeadCipher::ChaCha20Poly1305);
+        QCOMPARE(agreedAead(AeadCipher::Aes256Gcm, true), AeadCipher::Aes256Gcm);
+    }
+
+    // The chunk count does not wrap for a chunk as large as a size can be (one chunk, one tag).
+    void aHugeChunkIsOneChunk() {
+        const size_t most = std::numeric_limits<size_t>::max();
+        QCOMPARE(Sealer::sealedSize(100, most), size_t(100) + kAeadTagBytes);
+        QCOMPARE(Sealer::sealedSize(100, most - 1), size_t(100) + kAeadTagBytes);
+        QCOMPARE(Sealer::sealedSize(0, 1024), kAeadTagBytes);
+        QCOMPARE(Sealer::sealedSize(2049, 1024), size_t(2049) + 3 * kAeadTagBytes);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSealedLink)

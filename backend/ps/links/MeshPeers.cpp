@@ -14,6 +14,7 @@ static const QString kTag = QStringLiteral("tag");
 static const QString kOffer = QStringLiteral("collective_link");  // a sealed link's ephemeral key and bulk endpoint
 static const QString kBulk = QStringLiteral("bulk");
 static const QString kLogin = QStringLiteral("login");  // to the offering member's bulk port (BulkLogins.h)
+static const QString kAes = QStringLiteral("aes");  // it would seal with AES-256-GCM (the link's cipher is agreed: SealedLink.h)
 
 static constexpr std::chrono::milliseconds kWaitSlice{200};
 
@@ -66,7 +67,7 @@ void MeshPeers::sealLinks(const QByteArray& binding) {
     auto bulk = std::make_unique<SealedBulk>(m_ctx, m_rank, names, own.left(own.lastIndexOf(':')), binding, m_chunkLimit);
     for (int r = 0; r < size(); ++r) {
         if (r == m_rank) continue;
-        Message offer(kOffer, {{kBulk, bulk->endpoint()}, {kLogin, QString::fromLatin1(bulk->loginFor(r))}});
+        Message offer(kOffer, {{kBulk, bulk->endpoint()}, {kLogin, QString::fromLatin1(bulk->loginFor(r))}, {kAes, bulk->prefersAes()}});
         offer.frames.emplace_back(bulk->publicKey().data(), bulk->publicKey().size());
         if (!dealerTo(r).send(std::move(offer))) throw CollectiveError("cannot offer a sealed link to " + m_members[r].node.toStdString());
     }
@@ -76,7 +77,8 @@ void MeshPeers::sealLinks(const QByteArray& binding) {
     const auto deadline = Clock::now() + m_deadline;
     for (;;) {
         for (auto it = m_offers.begin(); it != m_offers.end(); it = m_offers.erase(it))
-            if (!bulk->accept(it->first, it->second.key, it->second.endpoint, it->second.login)) ++m_refused;  // (a weak key)
+            if (!bulk->accept(it->first, it->second.key, it->second.endpoint, it->second.login, it->second.aes))
+                ++m_refused;  // (a weak key)
         if (bulk->linkedCount() == size() - 1) break;
         if (!pull(deadline)) {
             QStringList missing;
@@ -85,6 +87,7 @@ void MeshPeers::sealLinks(const QByteArray& binding) {
             throw CollectiveError("no sealed link offered within the deadline by " + missing.join(QStringLiteral(", ")).toStdString());
         }
     }
+    bulk->forgetOwnKey();
     m_bulk = std::move(bulk);
 }
 
@@ -98,7 +101,7 @@ void MeshPeers::takeOffer(int from, const Message& m) {
         return;
     }
     std::memcpy(key.data(), m.frames[0].data(), key.size());
-    m_offers.emplace(from, Offer{key, endpoint, login});
+    m_offers.emplace(from, Offer{key, endpoint, login, m.fields.value(kAes).toBool()});
 }
 
 QCborArray MeshPeers::bulkTraffic() const {

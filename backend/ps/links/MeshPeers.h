@@ -115,6 +115,7 @@ private:
         std::array<unsigned char, 32> key;
         QString endpoint;
         QByteArray login;  // to its bulk port
+        bool aes = false;  // it would seal with AES-256-GCM
     };
     std::map<int, Offer> m_offers;  // peers' offers not yet taken up
     size_t m_chunkLimit = 0;

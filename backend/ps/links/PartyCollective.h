@@ -74,6 +74,8 @@ public:
     std::vector<const Channel*> channels() const { return m_mesh->channels(); }
     // The sealed links' traffic (transport_security sealed), as a traffic record's links.
     QCborArray sealedTraffic() const { return m_mesh->bulkTraffic(); }
+    // What the mesh refused (a stranger's, a malformed or replayed frame, a chunk that did not open).
+    quint64 refused() const { return m_mesh->refused(); }
     void leave();
 
 private:

@@ -1,5 +1,7 @@
 #include "SealedBulk.h"
 
+#include <sodium.h>
+
 #include "BulkLogins.h"
 
 #include <cstring>
@@ -57,13 +59,16 @@ QByteArray SealedBulk::loginFor(int rank) {
     return login;
 }
 
-bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint, const QByteArray& login) {
+bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint, const QByteArray& login,
+                        bool peerPrefersAes) {
     if (rank == m_rank || rank < 0 || rank >= m_names.size() || linked(rank)) return false;
-    // The lower rank takes crypto_kx's client side: both ends agree on who is which.
-    const std::optional<LinkKeys> keys = deriveLinkKeys(m_rank < rank, m_mine, key, m_binding, m_names[m_rank], m_names[rank]);
+    // The lower rank takes crypto_kx's client side, and the cipher is the one both can run at
+    // speed: both ends agree on each.
+    const AeadCipher cipher = agreedAead(m_cipher, peerPrefersAes);
+    const std::optional<LinkKeys> keys = deriveLinkKeys(m_rank < rank, m_mine, key, m_binding, m_names[m_rank], m_names[rank], cipher);
     if (!keys) return false;
-    Link link{zmq::socket_t(m_ctx, zmq::socket_type::push), std::make_unique<Sealer>(keys->send, m_cipher),
-              std::make_unique<Opener>(keys->receive, m_cipher)};
+    Link link{zmq::socket_t(m_ctx, zmq::socket_type::push), std::make_unique<Sealer>(keys->send, cipher),
+              std::make_unique<Opener>(keys->receive, cipher)};
     link.push.set(zmq::sockopt::linger, 5000);  // what a rank queued last still leaves as it closes
     if (endpoint.contains('[')) link.push.set(zmq::sockopt::ipv6, 1);
     bulklogin::logIn(link.push, m_names[m_rank], login);
@@ -74,6 +79,10 @@ bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, cons
     }
     m_links.emplace(rank, std::move(link));
     return true;
+}
+
+void SealedBulk::forgetOwnKey() {
+    sodium_memzero(m_mine.secretKey.data(), m_mine.secretKey.size());
 }
 
 bool SealedBulk::send(int rank, quint64 tag, const void* data, size_t bytes) {

@@ -32,13 +32,16 @@ public:
     SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding, size_t chunkLimit = 0);
 
     QString endpoint() const;
-    // This member's ephemeral public key, for its peers.
+    // This member's ephemeral public key, and whether it would seal with AES-256-GCM, for its peers.
     const std::array<unsigned char, 32>& publicKey() const { return m_mine.publicKey; }
+    bool prefersAes() const { return m_cipher == AeadCipher::Aes256Gcm; }
     // Peer `rank` offered `key` and listens at `endpoint`: the link's keys, and a PUSH socket to it.
     // False when the key is not a valid point, the endpoint not one ZeroMQ can connect to, or the
     // peer already has its link.
-    // `login`: the one peer `rank` gave for its port (BulkLogins.h).
-    bool accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint, const QByteArray& login);
+    // `login`: the one peer `rank` gave for its port (BulkLogins.h); `peerPrefersAes`: what it offered.
+    bool accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint, const QByteArray& login, bool peerPrefersAes);
+    // Every link made: the ephemeral secret is wiped (a later memory dump finds no link's key).
+    void forgetOwnKey();
     // The login peer `rank` is to connect to this member's port with (issued once; withdrawn with it).
     QByteArray loginFor(int rank);
     ~SealedBulk();
@@ -74,7 +77,7 @@ private:
     int m_rank;
     QList<QString> m_names;
     QByteArray m_binding;
-    AeadCipher m_cipher = fastestAead();
+    AeadCipher m_cipher = preferredAead();
     EphemeralKeyPair m_mine = EphemeralKeyPair::generate();
     zmq::socket_t m_pull;
     std::map<int, Link> m_links;

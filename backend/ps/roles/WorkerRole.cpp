@@ -446,6 +446,9 @@ private:
             QCborArray perLink = traffic.value(QStringLiteral("links")).toArray();
             for (const QCborValue& l : m_party->sealedTraffic()) perLink.append(l);
             traffic.insert(QStringLiteral("links"), linksByPeer(perLink));
+            // (its refusals too: a forged or replayed chunk on the mesh is as much a wire error)
+            traffic.insert(QStringLiteral("wire_errors"),
+                           traffic.value(QStringLiteral("wire_errors")).toInteger() + qint64(m_party->refused()));
         }
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
