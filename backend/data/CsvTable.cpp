@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <cmath>
 #include <cstring>
 
@@ -99,12 +100,27 @@ bool fastFloat(const char* p, const char* end, float* out) {
     return true;
 }
 
+// The field as a double (from_chars's syntax, a leading '+' too); none when it is not a number.
+std::optional<double> wideValue(const Field& f) {
+    const char* b = f.begin;
+    if (b < f.end && *b == '+' && f.end - b > 1 && b[1] != '-') ++b;
+    double value = 0;
+    const auto [p, ec] = std::from_chars(b, f.end, value);
+    return ec == std::errc() && p == f.end && b != f.end ? std::optional(value) : std::nullopt;
+}
+
 bool parseFeature(const Field& f, float* out) {
     if (fastFloat(f.begin, f.end, out)) return true;
     const char* b = f.begin;
     if (b < f.end && *b == '+' && f.end - b > 1 && b[1] != '-') ++b;
     const auto [p, ec] = std::from_chars(b, f.end, *out);
-    return ec == std::errc() && p == f.end && b != f.end && std::isfinite(*out);
+    if (ec == std::errc() && p == f.end && b != f.end) return std::isfinite(*out);
+    // float's from_chars refuses a value that rounds to 0 (1e-50, as a float64 export holds) as
+    // out of range: what a float makes of it, through a double (correctly rounded above).
+    const std::optional<double> value = ec == std::errc::result_out_of_range ? wideValue(f) : std::nullopt;
+    if (!value || !std::isfinite(float(*value))) return false;
+    *out = float(*value);
+    return true;
 }
 
 // A label: one of the source's classes by name, else a class index (below the classes' count
@@ -152,8 +168,11 @@ void Rows::parseRow(const Table& t) {
         } else if (float v = 0; parseFeature(f, &v)) {
             features.push_back(v);
         } else {
-            error =
-                QStringLiteral("column '%1' holds '%2', not a finite number").arg(QString::fromUtf8(t.header[c]), quoted(f.begin, f.end));
+            const std::optional<double> wide = wideValue(f);
+            error = QStringLiteral("column '%1' holds '%2', %3")
+                        .arg(QString::fromUtf8(t.header[c]), quoted(f.begin, f.end),
+                             wide && std::isfinite(*wide) ? QStringLiteral("beyond a float32's range (±3.4e38)")
+                                                          : QStringLiteral("not a finite number"));
         }
         if (!error.isEmpty()) return;
     }

@@ -161,6 +161,20 @@ QImage decode(const ImageFile& f) {
     return image;
 }
 
+// Whether the file stores grey (its format), not whether its pixels happen to be: a colour
+// dataset whose first image is a black-and-white photo was read as grey throughout (32-bit
+// images' isGrayscale() looks at every pixel).
+bool storedGrey(const QImage& image) {
+    switch (image.format()) {
+        case QImage::Format_Grayscale8:
+        case QImage::Format_Grayscale16:
+        case QImage::Format_Mono:
+        case QImage::Format_MonoLSB: return true;
+        case QImage::Format_Indexed8: return image.isGrayscale();  // (its colour table: grey levels only)
+        default: return false;
+    }
+}
+
 // The channels and size every image is decoded to: the options', or where they give none, the
 // first image's own (then every image must have that size). One of height and width: a square.
 Geometry geometryOf(const ReadOptions& o, const ImageFile& first) {
@@ -172,7 +186,7 @@ Geometry geometryOf(const ReadOptions& o, const ImageFile& first) {
                  .arg(g.channels));
     if (g.channels > 0 && g.resize) return g;
     const QImage image = decode(first);
-    if (g.channels <= 0) g.channels = image.isGrayscale() ? 1 : 3;
+    if (g.channels <= 0) g.channels = storedGrey(image) ? 1 : 3;
     if (!g.resize) {
         g.height = image.height();
         g.width = image.width();

@@ -1,5 +1,7 @@
 #include "FlatModel.h"
 
+#include <regex>
+
 #include "Models.h"
 #include "ScriptModel.h"
 #include "TrainError.h"
@@ -151,23 +153,41 @@ QString shapeText(at::IntArrayRef sizes) {
 
 }  // namespace
 
+std::string torchErrorLine(const std::exception& e) {
+    const auto* own = dynamic_cast<const c10::Error*>(&e);
+    const std::string text = own ? own->what_without_backtrace() : e.what();
+    // The interpreter's traceback ends with the error's class and message, one line.
+    static const std::regex last(R"((?:^|\n)[A-Za-z]*(?:Error|Exception): ([^\n]+))");
+    std::string line;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), last); it != std::sregex_iterator(); ++it) line = (*it)[1];
+    return line.empty() ? text.substr(0, text.find('\n')) : line;
+}
+
 void FlatModel::checkInput(const torch::Tensor& images, int classes, const QString& owner) {
     if (images.size(0) == 0) return;
     const torch::Tensor batch = images.narrow(0, 0, std::min<int64_t>(2, images.size(0)));
     const bool training = m_net->is_training();
     m_net->eval();  // no BatchNorm statistics move for a check
     torch::Tensor logits;
+    bool learns = true;
     try {
-        torch::NoGradGuard noGrad;
+        // (with gradients: a model whose outputs are cut from its parameters is named here, not at
+        // its first step; a TorchScript model's error is a std::runtime_error, not LibTorch's own)
         logits = m_net->forward(batch);
-    } catch (const c10::Error& e) {
-        const std::string why = e.what_without_backtrace();
+        learns = logits.requires_grad();
+        logits = logits.detach();
+    } catch (const std::exception& e) {
         m_net->train(training);
         throw TrainError(QStringLiteral("the model does not take %1's samples (%2 each): %3")
-                             .arg(owner, shapeText(batch.sizes().slice(1)), QString::fromStdString(why.substr(0, why.find('\n'))))
+                             .arg(owner, shapeText(batch.sizes().slice(1)), QString::fromStdString(torchErrorLine(e)))
                              .toStdString());
     }
     m_net->train(training);
+    if (!learns)
+        throw TrainError(QStringLiteral("the model's outputs for %1's samples do not depend on its parameters (detached, or computed "
+                                        "without gradients): it cannot learn; return what its parameters compute")
+                             .arg(owner)
+                             .toStdString());
     if (logits.dim() != 2 || logits.size(0) != batch.size(0) || logits.size(1) != classes || !logits.is_floating_point())
         throw TrainError(QStringLiteral("the model returns %1 %2 for a batch of %3 of %4's samples; it must return "
                                         "floating outputs of batch x %5 (training.classes; a regression's training.outputs)")

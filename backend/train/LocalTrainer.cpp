@@ -71,7 +71,8 @@ struct LocalTrainer::Impl {
                              "dirichlet, a larger alpha)");
         shard.images = shard.images.to(model.device());
         shard.labels = shard.labels.to(model.device());
-        model.checkInput(shard.images, s.classes, data.source ? data.owner : QStringLiteral("the dataset"));
+        owner = data.source ? data.owner : QStringLiteral("the dataset");
+        model.checkInput(shard.images, s.classes, owner);
         const uint64_t stream = uint64_t(data.stream) * 0x9E3779B97F4A7C15ull;  // (0: the run's dataset, as before)
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index) + stream);
         reshuffle();
@@ -109,6 +110,17 @@ struct LocalTrainer::Impl {
         slotWaitS += std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
     }
 
+    torch::Tensor lossOf(const torch::Tensor& idx) {
+        torch::Tensor labels = shard.labels.index_select(0, idx);
+        const torch::Tensor outputs = model.net().forward(shard.images.index_select(0, idx));
+        if (settings.regression()) {
+            if (flipLabels) labels = -labels;  // a flipping adversary of a regression: each target's sign
+            return torch::nn::functional::mse_loss(outputs, labels);
+        }
+        if (flipLabels) labels = (settings.classes - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
+        return torch::nn::functional::cross_entropy(outputs, labels);
+    }
+
     double step(int64_t* samples, const std::function<void()>& progress, bool apply = true) {
         std::optional<ComputeSlot> slot;
         take(slot, progress);
@@ -120,17 +132,15 @@ struct LocalTrainer::Impl {
         const torch::Tensor idx = order.narrow(0, cursor, n);
         cursor += n;
         optimizer.zero_grad();
-        torch::Tensor labels = shard.labels.index_select(0, idx);
-        const torch::Tensor outputs = model.net().forward(shard.images.index_select(0, idx));
         torch::Tensor loss;
-        if (settings.regression()) {
-            if (flipLabels) labels = -labels;  // a flipping adversary of a regression: each target's sign
-            loss = torch::nn::functional::mse_loss(outputs, labels);
-        } else {
-            if (flipLabels) labels = (settings.classes - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
-            loss = torch::nn::functional::cross_entropy(outputs, labels);
+        try {
+            loss = lossOf(idx);
+            loss.backward();
+        } catch (const std::exception& e) {  // (a user's model that checked fine fails here: its error, named)
+            throw TrainError(QStringLiteral("the model failed a training step on %1's samples: %2")
+                                 .arg(owner, QString::fromStdString(torchErrorLine(e)))
+                                 .toStdString());
         }
-        loss.backward();
         if (settings.proximalMu > 0) addProximalGradient();
         if (apply) optimizer.step();
         *samples += n;
@@ -182,6 +192,7 @@ struct LocalTrainer::Impl {
     Dataset shard;
     Dataset heldOut;  // the source's held-out rows (its first worker only)
     QString sourceDigest;  // what its source holds on this host (loadSource); empty: the run's dataset
+    QString owner;  // whose samples it trains on, for its errors
     at::Generator generator;  // the shard's order
     at::Generator dropout;  // dropout's masks (OwnDropout)
     std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point

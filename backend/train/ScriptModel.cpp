@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <set>
+#include <sys/stat.h>
 #include <torch/csrc/jit/passes/inliner.h>
 
 namespace hips {
@@ -130,6 +131,10 @@ QString modelFileOnThisHost(const TrainingSettings& s) {
 }
 
 QString fileSha256(const QString& file) {
+    // (a path to /dev/zero, or a FIFO, was hashed for ever)
+    struct stat info {};
+    if (::stat(QFile::encodeName(file).constData(), &info) == 0 && !S_ISREG(info.st_mode))
+        throw TrainError(file.toStdString() + " is not a regular file; give the path of the saved TorchScript model");
     QFile f(file);
     QCryptographicHash hash(QCryptographicHash::Sha256);
     if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f))

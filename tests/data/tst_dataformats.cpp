@@ -246,7 +246,8 @@ private Q_SLOTS:
                                       << "t.csv:4: column 'a' holds 'x7', not a finite number";
         QTest::newRow("empty feature") << QByteArray("label,a\n0,\n") << none << "t.csv:2: column 'a' holds '', not a finite number";
         QTest::newRow("nan") << QByteArray("label,a\n0,nan\n") << none << "t.csv:2: column 'a' holds 'nan', not a finite number";
-        QTest::newRow("too large for float32") << QByteArray("label,a\n0,1e39\n") << none << "t.csv:2: column 'a' holds '1e39'";
+        QTest::newRow("too large for float32") << QByteArray("label,a\n0,1e39\n") << none
+                                               << "t.csv:2: column 'a' holds '1e39', beyond a float32's range (±3.4e38)";
         QTest::newRow("negative label") << QByteArray("label,a\n-1,1\n") << none << "t.csv:2: label '-1' is not a whole number >= 0";
         QTest::newRow("fractional label") << QByteArray("label,a\n1.5,1\n") << none << "t.csv:2: label '1.5' is not a whole number >= 0";
         QTest::newRow("name without classes")
@@ -268,6 +269,17 @@ private Q_SLOTS:
         QFETCH(QString, message);
         const QString why = refusal([&] { parseCsv(text, "label", ',', "t.csv", classes); });
         QVERIFY2(why.startsWith(message), qPrintable(why));
+    }
+
+    // Values below float32's smallest, as a float64 export holds them (p-values), are what a
+    // float32 makes of them (0, or a denormal), not refused as "not a finite number".
+    void tinyValuesAreTakenAsAFloat32HoldsThem() {
+        const SampleSet s = parseCsv("label,a,b,c\n0,1e-50,-2.2e-308,1e-40\n", "label", ',', "t.csv");
+        QCOMPARE(s.floats.size(), size_t(3));
+        QCOMPARE(s.floats[0], 0.0f);
+        QCOMPARE(s.floats[1], -0.0f);
+        QCOMPARE(s.floats[2], float(1e-40));
+        QVERIFY(s.floats[2] > 0);
     }
 
     // task: regression: the label column holds targets, any finite number; a bad one names file:line.

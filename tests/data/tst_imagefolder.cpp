@@ -51,6 +51,15 @@ private Q_SLOTS:
         QCOMPARE(int(g.bytes[5]), int(qtGrey.constScanLine(1)[2]));
         QVERIFY(g.bytes[0] != g.bytes[5]);
 
+        // A colour file whose pixels are all grey (the folder's first) is colour: so is the folder.
+        const QString bw = path("black_and_white_first");
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, [](int x, int) { return qRgb(40 * x, 40 * x, 40 * x); }), bw + "/a/1.png"));
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, rgb), bw + "/a/2.png"));
+        QCOMPARE(readSamples({"image-folder", bw, {}}, own).sampleShape, (std::vector<int64_t>{3, 2, 3}));
+        const QString stored = path("stored_grey");
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, rgb).convertToFormat(QImage::Format_Grayscale8), stored + "/a/1.png"));
+        QCOMPARE(readSamples({"image-folder", stored, {}}, own).sampleShape, (std::vector<int64_t>{1, 2, 3}));
+
         QVERIFY(save(filled(8, 6, QColor(0, 0, 255)), root + "/c_class/photo.jpeg", "JPEG", 100));
         ReadOptions model;  // the model's input: every image resized
         model.channels = 3, model.height = 4, model.width = 5, model.threads = 3;

@@ -317,6 +317,41 @@ private Q_SLOTS:
         QVERIFY2(why.startsWith("party 'q''s data: "), qPrintable(why));
     }
 
+    // A TorchScript model's own error (the interpreter's, a std::runtime_error, not LibTorch's)
+    // is a TrainError naming the party, in one line; as is a model whose outputs cannot learn.
+    void aScriptedModelsErrorsAreNamed() {
+        const auto save = [this](const char* name, const char* forward) {
+            torch::jit::Module net("Net");
+            net.register_attribute("training", c10::BoolType::get(), true);
+            net.register_parameter("w", torch::randn({kClasses, 7}).requires_grad_(), false);
+            net.define(forward);
+            const QString file = m_dir.filePath(name);
+            net.save(file.toStdString());
+            return file;
+        };
+        const DataSource source{"npy", m_data, {}};
+        QString why = message([&] {
+            (void)LocalTrainer(
+                ownDataSettings(save("narrow.pt", "def forward(self, x):\n    return torch.linear(torch.flatten(x, 1), self.w)\n")),
+                TrainingData{source, "party 'p'", 0, 1}, "cpu");
+        });
+        QVERIFY2(why.contains("the model does not take party 'p''s samples (1 x 12 x 12 each)") && why.contains("144") &&
+                     !why.contains('\n') && !why.contains("TorchScript interpreter"),
+                 qPrintable(why));
+        why = message([&] {
+            (void)LocalTrainer(
+                ownDataSettings(save("cut.pt", "def forward(self, x):\n    return torch.zeros([x.size(0), 3]) + self.w.sum().detach()\n")),
+                TrainingData{source, "party 'p'", 0, 1}, "cpu");
+        });
+        QVERIFY2(why.contains("party 'p''s samples do not depend on its parameters"), qPrintable(why));
+        // Half logits pass the check and fail the step (no CPU loss takes them): named too.
+        LocalTrainer half(
+            ownDataSettings(save("half.pt", "def forward(self, x):\n    return torch.linear(torch.flatten(x, 1)[:, :7], self.w).half()\n")),
+            TrainingData{source, "party 'p'", 0, 1}, "cpu");
+        why = message([&] { (void)half.trainRound(); });
+        QVERIFY2(why.contains("the model failed a training step on party 'p''s samples: ") && !why.contains('\n'), qPrintable(why));
+    }
+
     // The ESync seed's networks, scripted in PyTorch by torchvision (Debian's python3-torchvision):
     // each loads, is checked on 3 x 32 x 32 data, trains a round and evaluates.
     void torchvisionNetsTrain() {
@@ -366,6 +401,8 @@ private Q_SLOTS:
         f.close();
         QString why = message([&] { (void)inspectScriptModel(corrupt); });
         QVERIFY2(why.contains("cannot load the TorchScript model " + corrupt) && why.contains("LibTorch"), qPrintable(why));
+        why = message([&] { (void)fileSha256(QStringLiteral("/dev/zero")); });  // (hashed for ever)
+        QVERIFY2(why.contains("/dev/zero is not a regular file"), qPrintable(why));
         torch::jit::Module empty("Empty");
         empty.register_attribute("training", c10::BoolType::get(), true);
         empty.define("def forward(self, x):\n    return x\n");
