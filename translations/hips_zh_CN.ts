@@ -123,28 +123,28 @@
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="466"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="480"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="468"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="482"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="432"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="445"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="484"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="481"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="495"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="483"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="497"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -1773,32 +1773,42 @@
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="161"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="162"/>
+        <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and client sampling draws some of them: remove clients_per_round, or use another party_aggregation</source>
+        <translation>%1 按编码分配给参与方各 worker 的方式解码每轮的贡献，而客户端采样只抽取其中一部分：请删除 clients_per_round，或换用其他 party_aggregation</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="168"/>
+        <source>draco_cyclic decodes only exact codewords, and party_compression %1 rounds every worker&apos;s push: no round would decode; set it to none</source>
+        <translation>draco_cyclic 只能解码精确的码字，而 party_compression %1 会对每个 worker 的推送取整：没有一轮能解码；请将其设为 none</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="178"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="185"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="202"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="204"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="221"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="226"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="251"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="227"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="252"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="228"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="253"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1963,47 +1973,57 @@
         <translation>备用全局服务器启动时不会持有各参与方的密钥：请从 %1 删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="119"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="120"/>
         <source>%1 needs at least %2 contributions a round, and clients_per_round draws as few as %3 %4: draw more, or lower its byzantine_f</source>
         <translation>%1 每轮至少需要 %2 个贡献，而 clients_per_round %4最少只抽取 %3 个：请多抽取，或降低其 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="131"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="136"/>
         <source>in the run</source>
         <translation>在整个运行中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="145"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="140"/>
+        <source>a round of the draw</source>
+        <translation>一轮抽样</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="156"/>
         <source>in party %1</source>
         <translation>在参与方 %1 中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="160"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="159"/>
+        <source>party &apos;%1&apos;&apos;s drawn round</source>
+        <translation>参与方 &apos;%1&apos; 的抽样轮次</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="174"/>
         <source>clients_per_round %1 draws more workers than the %2 there are%3</source>
         <translation>clients_per_round %1 抽取的工作节点多于现有的 %2 个%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="163"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="177"/>
         <source> in party %1</source>
         <translation>（参与方 %1 中）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="167"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="181"/>
         <source>every party draws its own clients_per_round: remove the run&apos;s, or a party&apos;s</source>
         <translation>每个参与方都有自己的 clients_per_round：请删除运行级的设置，或某个参与方的设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="175"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="189"/>
         <source>clients_per_round draws the workers of each round, and mode %1 does not train in rounds of one push per worker: use fedavg</source>
         <translation>clients_per_round 抽取每轮的工作节点，而模式 %1 不是每个工作节点每轮推送一次：请使用 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="183"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="197"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, which a drawn-out party would not send: use fedavg, or hierarchy flat</source>
         <translation>聚合规则 %1 需要经参与方服务器转发每个工作节点自己的更新，而未被抽中的参与方不会发送：请使用 fedavg，或 hierarchy flat</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="191"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="205"/>
         <source>a quorum and clients_per_round both leave workers out of a round: keep one</source>
         <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
     </message>
@@ -2012,12 +2032,12 @@
         <translation type="vanished">隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="194"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="208"/>
         <source>a party none of whose workers is drawn would have its masks recovered every such round: remove clients_per_round or secure_aggregation</source>
         <translation>没有工作节点被抽中的参与方在每个这样的轮次都要恢复其掩码：请删除 clients_per_round 或 secure_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="204"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="218"/>
         <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
         <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
     </message>
@@ -2212,58 +2232,58 @@
 <context>
     <name>hips::DeploymentTable</name>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="11"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="11"/>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="11"/>
         <source>Time</source>
         <translation>用时</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="11"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="16"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="18"/>
         <source>Each host&apos;s deployment: the agent is copied over SSH and started, then it completes a CURVE handshake with this controller</source>
         <translation>每台主机的部署：通过 SSH 复制并启动代理，然后它与本控制器完成 CURVE 握手</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="27"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="29"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="46"/>
-        <location filename="../ui/run/DeploymentTable.cpp" line="53"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="48"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="55"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="52"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="54"/>
         <source>deployed</source>
         <translation>已部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="52"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="54"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="54"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="56"/>
         <source>agent ready</source>
         <translation>代理就绪</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="65"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="67"/>
         <source>not started</source>
         <translation>未启动</translation>
     </message>
@@ -3275,7 +3295,7 @@
         <translation>；正在进行的运行在“历史”中选中后会再次显示</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="552"/>
+        <location filename="../ui/MainWindow.cpp" line="554"/>
         <source>Stopping the run; the window closes once it has stopped (close it again to quit now)</source>
         <translation>正在停止运行；运行停止后窗口将关闭（再次关闭可立即退出）</translation>
     </message>
@@ -3477,12 +3497,12 @@
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="548"/>
+        <location filename="../ui/MainWindow.cpp" line="549"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="548"/>
+        <location filename="../ui/MainWindow.cpp" line="549"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -3566,143 +3586,143 @@
 <context>
     <name>hips::ProcessTableModel</name>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="35"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="37"/>
         <source>pending</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="36"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="38"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="37"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="39"/>
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="38"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="40"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="39"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="41"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="40"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="42"/>
         <source>restarting</source>
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="191"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="193"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="201"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="203"/>
         <source>not started: %1</source>
         <translation>未启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="215"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="217"/>
         <source>This role runs in process %1 with other roles (hips simulate runs every role in one process): its CPU and memory are on the process&apos;s first row.</source>
         <translation>此角色与其他角色同在进程 %1 中运行（hips simulate 在一个进程中运行所有角色）：其 CPU 和内存显示在该进程的第一行。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="219"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="221"/>
         <source>This role reports only when something changes (a scheduler: its rendezvous, a member going down or coming back). Its agent reports at once if it exits.</source>
         <translation>此角色只在有变化时报告（调度器：会合、成员下线或恢复）。它一旦退出，其代理会立即报告。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="230"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="232"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="233"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="235"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="234"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="236"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="235"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="237"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="238"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="240"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="244"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="243"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="246"/>
         <source>shared</source>
         <translation>共享</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="248"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="250"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="248"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="250"/>
         <source>only on changes</source>
         <translation>仅在变化时</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="258"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="258"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="258"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="258"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="258"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="259"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="259"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="259"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="259"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="259"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -4797,7 +4817,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="279"/>
+        <location filename="../ui/run/RunPanel.cpp" line="281"/>
         <location filename="../ui/run/RunPanel.cpp" line="282"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
@@ -4814,7 +4834,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
     </message>
     <message>
         <location filename="../ui/run/RunPanel.cpp" line="295"/>
-        <location filename="../ui/run/RunPanel.cpp" line="306"/>
+        <location filename="../ui/run/RunPanel.cpp" line="308"/>
         <location filename="../ui/run/RunPanel.cpp" line="309"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>

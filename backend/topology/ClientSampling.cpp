@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "RuleValidation.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -124,15 +125,24 @@ void checkRuleMinimums(const Topology& t, TopologyIssues* issues) {
                                   .arg(fewest)
                                   .arg(where)});
     };
+    // (trimmed_mean trims what is drawn: a draw too small for trim_beta was the plain mean)
+    const auto untrimmed = [issues](const QString& path, const QString& why) {
+        if (!why.isEmpty()) issues->append({path, why});
+    };
     if (s.flat()) {
         const auto rule = AggregatorRegistry::create(s.aggregation, [&s](const QString& n) { return s.param(n); });
         if (rule && sampledPerRound(t) < rule->minimumContributions())
             tooFew(QStringLiteral("$.training.clients_per_round"), s.aggregation, rule->minimumContributions(), sampledPerRound(t),
                    QCoreApplication::translate("TopologyCheck", "in the run"));
+        if (sampledPerRound(t) < t.trainingWorkerCount())  // (all drawn: the round the rule check saw)
+            untrimmed(QStringLiteral("$.training.clients_per_round"),
+                      trimmedMeanDoesNotTrim(s.aggregation, s.param(QStringLiteral("trim_beta")), sampledPerRound(t),
+                                             QCoreApplication::translate("TopologyCheck", "a round of the draw")));
         return;
     }
     const auto rule = AggregatorRegistry::create(s.partyAggregation, [&s](const QString& n) { return s.partyParam(n); });
-    if (!rule || rule->minimumContributions() <= 1) return;
+    const bool trims = s.partyAggregation == QLatin1String(rule::kTrimmedMean);
+    if (!rule || (rule->minimumContributions() <= 1 && !trims)) return;
     for (qsizetype i = 0; i < t.parties.size(); ++i) {
         const Party& p = t.parties[i];
         const int workers = p.workerCount();
@@ -140,9 +150,13 @@ void checkRuleMinimums(const Topology& t, TopologyIssues* issues) {
         const int fewest = all.contains(p.id)    ? clientsDrawn(p.clientsPerRound, workers)
                            : runDrawn >= runPool ? workers
                                                  : std::max(1, runDrawn - (runPool - workers));
+        const QString path = all.contains(p.id) ? partySetting(i) : QStringLiteral("$.training.clients_per_round");
         if (fewest < rule->minimumContributions())
-            tooFew(all.contains(p.id) ? partySetting(i) : QStringLiteral("$.training.clients_per_round"), s.partyAggregation,
-                   rule->minimumContributions(), fewest, QCoreApplication::translate("TopologyCheck", "in party %1").arg(p.id));
+            tooFew(path, s.partyAggregation, rule->minimumContributions(), fewest,
+                   QCoreApplication::translate("TopologyCheck", "in party %1").arg(p.id));
+        if (fewest < workers)  // (all drawn: the round the rule check saw)
+            untrimmed(path, trimmedMeanDoesNotTrim(s.partyAggregation, s.partyParam(QStringLiteral("trim_beta")), fewest,
+                                                   QCoreApplication::translate("TopologyCheck", "party '%1''s drawn round").arg(p.id)));
     }
 }
 

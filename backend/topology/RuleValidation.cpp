@@ -153,6 +153,23 @@ private:
                                                                  "assigned them to the party's workers, and a quorum closes rounds "
                                                                  "without some of them: remove quorum, or use another party_aggregation")
                                          .arg(s.partyAggregation));
+        // (The same for a draw: the drawn workers were decoded as if they were the party, by
+        // position: one group's copies counted as two groups', or no round decoded at all.)
+        bool samples = s.clientsPerRound > 0;
+        for (const Party& p : m_t.parties) samples = samples || p.clientsPerRound > 0;
+        if (samples)
+            add("$.training.clients_per_round",
+                QCoreApplication::translate("TopologyCheck",
+                                            "%1 decodes each round's contributions as the code assigned them to the party's "
+                                            "workers, and client sampling draws some of them: remove clients_per_round, or use "
+                                            "another party_aggregation")
+                    .arg(s.partyAggregation));
+        if (s.partyAggregation == QLatin1String(rule::kDracoCyclic) && s.partyCompression != QLatin1String("none"))
+            add("$.training.party_compression", QCoreApplication::translate("TopologyCheck",
+                                                                            "draco_cyclic decodes only exact codewords, and "
+                                                                            "party_compression %1 rounds every worker's push: "
+                                                                            "no round would decode; set it to none")
+                                                    .arg(s.partyCompression));
         if (s.partyAggregation != QLatin1String(rule::kDracoRepetition)) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         if (r < 1) return;  // (its range is said with the other parameters')
@@ -218,19 +235,8 @@ private:
         return QStringLiteral("a quorum of %1 of %2 %3").arg(quorum).arg(all).arg(senders);
     }
 
-    // trimmed_mean cuts floor(trim_beta * n) values at each end: none, and it is the mean, which
-    // one liar moves anywhere.
     void checkTrim(const QString& rule, double beta, int n, const char* path, const QString& round) {
-        if (rule != QLatin1String(rule::kTrimmedMean) || n < 1 || int(std::floor(beta * n)) > 0) return;
-        const double least = std::ceil(100.0 / n) / 100.0;  // the smallest share that cuts one value
-        const QString fix = least <= 0.49 ? QCoreApplication::translate("TopologyCheck", "set it to at least %1, or use median").arg(least)
-                                          : QCoreApplication::translate("TopologyCheck", "use median");
-        add(path, QCoreApplication::translate("TopologyCheck",
-                                              "trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end "
-                                              "of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4")
-                      .arg(beta)
-                      .arg(n)
-                      .arg(round, fix));
+        if (const QString why = trimmedMeanDoesNotTrim(rule, beta, n, round); !why.isEmpty()) add(path, why);
     }
 
     const Topology& m_t;
@@ -238,6 +244,19 @@ private:
 };
 
 }  // namespace
+
+QString trimmedMeanDoesNotTrim(const QString& rule, double beta, int n, const QString& round) {
+    if (rule != QLatin1String(rule::kTrimmedMean) || n < 1 || int(std::floor(beta * n)) > 0) return {};
+    const double least = std::ceil(100.0 / n) / 100.0;  // the smallest share that cuts one value
+    const QString fix = least <= 0.49 ? QCoreApplication::translate("TopologyCheck", "set it to at least %1, or use median").arg(least)
+                                      : QCoreApplication::translate("TopologyCheck", "use median");
+    return QCoreApplication::translate("TopologyCheck",
+                                       "trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end "
+                                       "of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4")
+        .arg(beta)
+        .arg(n)
+        .arg(round, fix);
+}
 
 void checkRules(const Topology& topology, TopologyIssues* issues) {
     RuleValidator(topology, issues).run();

@@ -10,4 +10,9 @@ namespace hips {
 
 void checkRules(const Topology& topology, TopologyIssues* issues);
 
+// trimmed_mean cuts floor(trim_beta * n) values at each end: none, and it is the mean, which one
+// liar moves anywhere. Why `rule` with `beta` would not trim `n` contributions of `round`, with
+// the fix; empty when it would (or is another rule).
+QString trimmedMeanDoesNotTrim(const QString& rule, double beta, int n, const QString& round);
+
 }  // namespace hips

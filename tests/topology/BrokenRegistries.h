@@ -65,6 +65,29 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "quorum"}, 0.5);
          },
          "$.training.quorum", "draco_repetition decodes each round's contributions as the code assigned them"},
+        {"a Draco code with client sampling (the drawn were decoded as the party)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_repetition");
+             set(t, {"training", "party_draco_r"}, 1);
+             set(t, {"training", "clients_per_round"}, 1);
+         },
+         "$.training.clients_per_round", "draco_repetition decodes each round's contributions as the code assigned them"},
+        {"trimmed_mean on a draw too small to trim (it was the plain mean)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "trimmed_mean");
+             set(t, {"training", "party_trim_beta"}, 0.3);
+             for (const char* party : {"1", "2"}) set(t, {"parties", party, "roles", "workers"}, QJsonArray{QJsonObject{{"count", 4}}});
+             set(t, {"parties", "1", "clients_per_round"}, 2);
+         },
+         "$.parties[1].clients_per_round",
+         "trimmed_mean with trim_beta 0.3 cuts floor(0.3 x 2) = 0 values at each end of party "
+         "'party1''s drawn round (2 contributions)"},
+        {"Draco's cyclic code with compressed pushes (no round decoded)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_cyclic");
+             set(t, {"training", "party_compression"}, "fp16");
+         },
+         "$.training.party_compression", "draco_cyclic decodes only exact codewords, and party_compression fp16 rounds"},
         {"a TorchScript model with buffers under a mode that pushes gradients, its sizes given",
          [](QJsonObject& t) {
              set(t, {"training", "mode"}, "ssgd");
