@@ -3826,8 +3826,8 @@
     <message>
         <location filename="../ui/designer/PropertyPanelData.cpp" line="121"/>
         <location filename="../ui/designer/PropertyPanelData.cpp" line="127"/>
-        <source>cannot read it: %1</source>
-        <translation>无法读取：%1</translation>
+        <source>cannot use it: %1</source>
+        <translation>无法使用：%1</translation>
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelData.cpp" line="165"/>

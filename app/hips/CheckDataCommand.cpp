@@ -78,7 +78,7 @@ int checkDataCommand(const QStringList& arguments) {
             error = checkDataOnHost(*s.host, options, s.source, read, &counts);
         } else {
             try {
-                counts = describeSamples(readSamples(s.source, read));
+                counts = checkSource(s.source, read);
             } catch (const DataError& e) {
                 error = QString::fromStdString(e.what());
             } catch (const std::bad_alloc&) {  // (a file larger than memory ended the check unsaid)
@@ -91,7 +91,7 @@ int checkDataCommand(const QStringList& arguments) {
             std::printf("%s on %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(counts));
         } else {
             std::fflush(stdout);  // (in order with the lines before it, on a terminal)
-            std::fprintf(stderr, "%s on %s: cannot read %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(s.source.path),
+            std::fprintf(stderr, "%s on %s: cannot use %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(s.source.path),
                          qPrintable(error));
             ++failures;
         }

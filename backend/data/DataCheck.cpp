@@ -2,7 +2,9 @@
 
 #include "DataFields.h"
 #include "DataRoots.h"
+#include "SampleChecks.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -21,7 +23,17 @@ ReadOptions readOptionsFor(const TrainingSettings& s) {
     }
     options.regression = s.regression();
     options.dataRoots = defaultDataRootsFile();
+    options.modelShape = modelSampleShape(s);
+    options.classes = s.classes;
     return options;
+}
+
+QString checkSource(const DataSource& source, const ReadOptions& options) {
+    const SampleSet samples = readSamples(source, options);
+    const std::vector<int64_t> shape = options.modelShape.empty() ? samples.sampleShape : options.modelShape;
+    if (const QString problem = options.classes > 0 ? samplesProblem(samples, shape, options.classes) : QString(); !problem.isEmpty())
+        throw DataError(("the data " + problem).toStdString());
+    return describeSamples(samples);
 }
 
 QByteArray dataCheckRequest(const DataSource& source, const ReadOptions& options) {
@@ -29,7 +41,13 @@ QByteArray dataCheckRequest(const DataSource& source, const ReadOptions& options
                               {"regression", options.regression},
                               {"channels", options.channels},
                               {"height", options.height},
-                              {"width", options.width}};
+                              {"width", options.width},
+                              {"shape", QJsonArray::fromVariantList([&] {
+                                   QVariantList dims;
+                                   for (int64_t d : options.modelShape) dims << qlonglong(d);
+                                   return dims;
+                               }())},
+                              {"classes", options.classes}};
     return QJsonDocument(request).toJson(QJsonDocument::Compact).toBase64();
 }
 
@@ -50,12 +68,19 @@ QString runDataCheckRequest(const QByteArray& request) {
     options.channels = fields.integer("channels", 0, 0, 4);
     options.height = fields.integer("height", 0, 0, 65536);
     options.width = fields.integer("width", 0, 0, 65536);
+    options.classes = fields.integer("classes", 0, 0, 1 << 20);
+    for (const QJsonValue& d : o.value(QStringLiteral("shape")).toArray()) {
+        if (!d.isDouble() || d.toDouble() < 1 || d.toDouble() > 1 << 20 || options.modelShape.size() >= 8)
+            throw DataError(
+                "the data check request's shape is not a few sizes of at least 1; use the designer's Check data or hips check-data");
+        options.modelShape.push_back(int64_t(d.toDouble()));
+    }
     if (!source || !issues.isEmpty())
         throw DataError(
             ("the data check request is malformed: " + (issues.isEmpty() ? QStringLiteral("no data source") : issues.first().toString()))
                 .toStdString());
     options.dataRoots = defaultDataRootsFile();  // this host's own say, never the request's
-    return describeSamples(readSamples(*source, options));
+    return checkSource(*source, options);
 }
 
 }  // namespace hips

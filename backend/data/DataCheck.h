@@ -13,12 +13,17 @@ namespace hips {
 // this host's data roots. (Where decoded images are cached is the trainer's business.)
 ReadOptions readOptionsFor(const TrainingSettings& s);
 
+// Reads `source` and returns describeSamples() of it. Throws DataError when it cannot be read, or
+// cannot train the run's model (SampleChecks.h: a label beyond the classes, samples of another
+// shape, none at all), saying which.
+QString checkSource(const DataSource& source, const ReadOptions& options);
+
 // A check for another host, as one shell-safe argument: base64 of
-// {"data": SOURCE, "regression": bool, "channels": C, "height": H, "width": W}.
+// {"data": SOURCE, "regression": bool, "channels": C, "height": H, "width": W, "shape": [..], "classes": N}.
 QByteArray dataCheckRequest(const DataSource& source, const ReadOptions& options);
 
 // Reads the source of `request` on this host (its data roots apply, whatever the request says)
-// and returns describeSamples() of it. Throws DataError for a malformed request or an unreadable
+// and returns checkSource() of it. Throws DataError for a malformed request or an unreadable
 // source, naming which.
 QString runDataCheckRequest(const QByteArray& request);
 

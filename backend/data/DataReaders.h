@@ -50,6 +50,10 @@ struct ReadOptions {
     QString dataRoots;
     // `task: regression`: the label column / y array holds float targets (SampleSet::targets).
     bool regression = false;
+    // What the run's model takes, for the data check (checkSource, DataCheck.h): its sample shape
+    // (empty: the data's own) and classes (a regression's outputs; 0: not checked).
+    std::vector<int64_t> modelShape;
+    int classes = 0;
 };
 
 // Reads `source` whole. Throws DataError.

@@ -72,7 +72,21 @@ void parallelFor(qsizetype count, int threads, const std::function<void(qsizetyp
 // The class folders in sorted order (by code point, as Python's sorted() in torchvision). Hidden
 // folders, such as .ipynb_checkpoints, are not classes.
 QStringList classFolders(const QDir& root) {
-    QStringList names = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    // readdir, not QDir::entryList: a name that is not UTF-8 is said, not left out or mangled.
+    DIR* dir = ::opendir(QFile::encodeName(root.path()).constData());
+    if (!dir) fail(QStringLiteral("cannot read the folder %1 (%2); check its permissions").arg(root.path(), systemErrorText(errno)));
+    QStringList names;
+    while (const dirent* entry = ::readdir(dir)) {
+        struct stat info;
+        if (entry->d_name[0] == '.' || ::fstatat(::dirfd(dir), entry->d_name, &info, 0) != 0 || !S_ISDIR(info.st_mode)) continue;
+        const QString name = QFile::decodeName(entry->d_name);
+        if (QFile::encodeName(name) != QByteArray(entry->d_name)) {
+            ::closedir(dir);
+            fail(QStringLiteral("%1 holds a class folder whose name is not UTF-8 (%2); rename it").arg(root.path(), name));
+        }
+        names << name;
+    }
+    ::closedir(dir);
     std::sort(names.begin(), names.end());
     if (names.isEmpty())
         fail(QStringLiteral("%1 holds no class folders; put each class's images in a sub-folder named after it").arg(root.path()));
@@ -104,7 +118,14 @@ QList<ImageFile> imagesOf(const QDir& root, const QString& className, int64_t la
     ::closedir(dir);
     if (files.isEmpty()) fail(QStringLiteral("%1 holds no PNG or JPEG images; every class needs at least one").arg(folder));
     std::sort(files.begin(), files.end(), [](const ImageFile& a, const ImageFile& b) { return a.name < b.name; });
-    for (ImageFile& f : files) f.path = folder + QLatin1Char('/') + QFile::decodeName(f.name);
+    for (ImageFile& f : files) {
+        // (A name that is not UTF-8 decodes with replacement characters, and the file was then
+        // "unreadable; check its permissions", whatever they were.)
+        const QString name = QFile::decodeName(f.name);
+        if (QFile::encodeName(name) != f.name)
+            fail(QStringLiteral("%1 holds a file whose name is not UTF-8 (%2); rename it").arg(folder, name));
+        f.path = folder + QLatin1Char('/') + name;
+    }
     return files;
 }
 

@@ -163,18 +163,19 @@ std::string torchErrorLine(const std::exception& e) {
     return line.empty() ? text.substr(0, text.find('\n')) : line;
 }
 
-void FlatModel::checkInput(const torch::Tensor& images, int classes, const QString& owner) {
+void FlatModel::checkInput(const torch::Tensor& images, int classes, const QString& owner, bool trains) {
     if (images.size(0) == 0) return;
     const torch::Tensor batch = images.narrow(0, 0, std::min<int64_t>(2, images.size(0)));
     const bool training = m_net->is_training();
     m_net->eval();  // no BatchNorm statistics move for a check
     torch::Tensor logits;
     bool learns = true;
-    try {
-        // (with gradients: a model whose outputs are cut from its parameters is named here, not at
-        // its first step; a TorchScript model's error is a std::runtime_error, not LibTorch's own)
+    // With gradients where the samples are for training (an evaluator's weights are inference
+    // tensors): a model whose outputs are cut from its parameters is named here, not at its first step.
+    try {  // (a TorchScript model's error is a std::runtime_error, not LibTorch's own)
+        torch::AutoGradMode gradients(trains);
         logits = m_net->forward(batch);
-        learns = logits.requires_grad();
+        learns = !trains || logits.requires_grad();
         logits = logits.detach();
     } catch (const std::exception& e) {
         m_net->train(training);

@@ -18,7 +18,8 @@ public:
 
     // One forward pass of the first samples of `images`: the model must take them and return
     // float logits for `classes` classes. Throws TrainError naming the shapes; `owner` names the data.
-    void checkInput(const torch::Tensor& images, int classes, const QString& owner);
+    // `trains`: its samples are for training, and its outputs must depend on its parameters.
+    void checkInput(const torch::Tensor& images, int classes, const QString& owner, bool trains = false);
     // The trained model for PyTorch: TorchScript where it came as TorchScript, else a state_dict.
     void saveForPyTorch(const QString& path, bool stateDict) const;
     bool isTorchScript() const;

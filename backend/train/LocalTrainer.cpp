@@ -72,7 +72,7 @@ struct LocalTrainer::Impl {
         shard.images = shard.images.to(model.device());
         shard.labels = shard.labels.to(model.device());
         owner = data.source ? data.owner : QStringLiteral("the dataset");
-        model.checkInput(shard.images, s.classes, owner);
+        model.checkInput(shard.images, s.classes, owner, true);
         const uint64_t stream = uint64_t(data.stream) * 0x9E3779B97F4A7C15ull;  // (0: the run's dataset, as before)
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index) + stream);
         reshuffle();

@@ -1,6 +1,7 @@
 #include "SourceData.h"
 
 #include "DataCheck.h"
+#include "SampleChecks.h"
 #include "TrainError.h"
 
 #include <QCryptographicHash>
@@ -11,75 +12,10 @@ namespace hips {
 
 namespace {
 
-QString shapeText(const std::vector<int64_t>& shape) {
-    QStringList dims;
-    for (int64_t d : shape) dims << QString::number(d);
-    return dims.join(QStringLiteral(" x "));
-}
-
-// The sample shape the model takes: [C, H, W] images or [F] features. A TorchScript model with
-// no input_shape takes the data as it comes.
-std::vector<int64_t> modelShape(const TrainingSettings& s, const SampleSet& data) {
-    if (s.torchScript() && s.inputShape.isEmpty()) return data.sampleShape;
-    const InputShape in = s.modelInput();
-    if (!s.inputShape.isEmpty() && s.inputShape.size() == 3) return {s.inputShape[0], s.inputShape[1], s.inputShape[2]};
-    if (in.size == 1) return {in.channels};
-    return {in.channels, in.size, in.size};
-}
-
-std::vector<int64_t> withoutOnes(const std::vector<int64_t>& shape) {
-    std::vector<int64_t> out;
-    for (int64_t d : shape)
-        if (d != 1) out.push_back(d);
-    return out;
-}
-
-// The samples' shape as the model's: the same elements in C order (an H x W grey image for a
-// 1 x H x W input, a flat row of a table for an image, an image for a feature vector). Where both
-// have two dimensions or more (beside those of size 1), the same dimensions in the same order: an
-// H x W x C image has the elements of a C x H x W one, in another layout, and read as one would
-// be scrambled.
-void checkShape(const SampleSet& data, const std::vector<int64_t>& wanted, const QString& owner) {
-    int64_t elements = 1;
-    for (int64_t d : wanted) elements *= d;
-    const std::vector<int64_t> have = withoutOnes(data.sampleShape), want = withoutOnes(wanted);
-    if (data.elements() == elements && (have.size() < 2 || want.size() < 2 || have == want)) return;
-    const bool channelsLast = have.size() == 3 && want.size() == 3 && have[2] == want[0] && have[0] == want[1] && have[1] == want[2];
-    throw TrainError(QStringLiteral("%1's samples are %2, and the model takes %3; %4")
-                         .arg(owner, shapeText(data.sampleShape), shapeText(wanted),
-                              channelsLast ? QStringLiteral("the data is channels-last (height, width, channels): store it "
-                                                            "channels-first, e.g. x.transpose(0, 3, 1, 2) in NumPy")
-                                           : QStringLiteral("set training.input_shape to the data's shape, or reshape the data"))
-                         .toStdString());
-}
-
-void checkLabels(const SampleSet& data, int classes, const QString& owner) {
-    if (data.size() == 0) throw TrainError(QStringLiteral("%1's data holds no samples; check its path and files").arg(owner).toStdString());
-    if (data.regression()) {
-        if (data.targetWidth != classes)
-            throw TrainError(QStringLiteral("%1's data has %2 target(s) a sample, and the model %3 output(s); set "
-                                            "training.outputs to %2")
-                                 .arg(owner)
-                                 .arg(data.targetWidth)
-                                 .arg(classes)
-                                 .toStdString());
-        return;
-    }
-    for (int64_t label : data.labels)
-        if (label < 0 || label >= classes)
-            throw TrainError(QStringLiteral("%1's data holds label %2, and the model has %3 classes (0 to %4); set "
-                                            "training.classes, or check the label column")
-                                 .arg(owner)
-                                 .arg(label)
-                                 .arg(classes)
-                                 .arg(classes - 1)
-                                 .toStdString());
-    if (!data.classNames.isEmpty() && data.classNames.size() > classes)
-        throw TrainError(QStringLiteral("%1's data names %2 classes, and the model has %3; set training.classes to %2")
-                             .arg(owner)
-                             .arg(data.classNames.size())
-                             .arg(classes)
-                             .toStdString());
+// The samples refused where they cannot train the model (SampleChecks.h), naming the owner.
+void checkSamples(const SampleSet& data, const std::vector<int64_t>& shape, int classes, const QString& owner) {
+    if (const QString problem = samplesProblem(data, shape, classes); !problem.isEmpty())
+        throw TrainError(QStringLiteral("%1's data %2").arg(owner, problem).toStdString());
 }
 
 torch::Tensor featureTensor(SampleSet& data, const std::vector<int64_t>& shape) {
@@ -135,9 +71,9 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
     } catch (const DataError& e) {
         throw TrainError(QStringLiteral("%1's data: %2").arg(owner, QString::fromStdString(e.what())).toStdString());
     }
-    const std::vector<int64_t> shape = modelShape(s, data);
-    checkShape(data, shape, owner);
-    checkLabels(data, s.classes, owner);
+    std::vector<int64_t> shape = modelSampleShape(s);
+    if (shape.empty()) shape = data.sampleShape;
+    checkSamples(data, shape, s.classes, owner);
     const torch::Tensor labels = data.regression()
                                      ? torch::from_blob(data.targets.data(), {data.size(), data.targetWidth}, torch::kFloat32).clone()
                                      : torch::tensor(data.labels, torch::kInt64);

@@ -3,6 +3,7 @@
 // shapes and labels exactly, the image cache, and every broken file refused with its name
 // (file:line for csv) and what to do.
 #include "DataFormatsSupport.h"
+#include "DataCheck.h"
 #include "DataReaders.h"
 
 #include <QTemporaryDir>
@@ -43,6 +44,29 @@ private Q_SLOTS:
         ids.labels.clear();
         for (int64_t l = 0; l < 200; ++l) ids.labels.push_back(l);
         QVERIFY(describeSamples(ids).endsWith("99: 1, and 100 more labels, the largest 199"));
+    }
+
+    // The data check says what the run would refuse: a label beyond the classes, samples of
+    // another shape, none at all (it printed their counts, and every worker then refused them);
+    // the same through a request for another host.
+    void theCheckRefusesWhatTheModelCannotTake() {
+        const QString file = path("check/t.csv");
+        QVERIFY(write(file, "label,a,b\n1,0.5,1\n10,2,3\n"));
+        ReadOptions options;
+        options.classes = 10;
+        const DataSource source{"csv", file, {}};
+        QString why = refusal([&] { checkSource(source, options); });
+        QVERIFY2(why.startsWith("the data holds label 10, and the model has 10 classes (0 to 9); set training.classes"), qPrintable(why));
+        why = refusal([&] { runDataCheckRequest(dataCheckRequest(source, options)); });
+        QVERIFY2(why.startsWith("the data holds label 10"), qPrintable(why));
+        options.classes = 11;
+        QVERIFY(checkSource(source, options).startsWith("2 samples of 2"));
+        options.modelShape = {3};
+        why = refusal([&] { runDataCheckRequest(dataCheckRequest(source, options)); });
+        QVERIFY2(why.startsWith("the data holds samples of 2, and the model takes 3"), qPrintable(why));
+        QVERIFY(write(file, "label,a,b\n"));
+        why = refusal([&] { checkSource(source, options); });
+        QVERIFY2(why.startsWith("the data holds no samples"), qPrintable(why));
     }
 
     // uint8 images, each header version, labels of each integer type, named files.

@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace hips;
 using namespace hips::test;
@@ -59,6 +61,16 @@ private Q_SLOTS:
         const QString stored = path("stored_grey");
         QVERIFY(save(image(3, 2, QImage::Format_RGB32, rgb).convertToFormat(QImage::Format_Grayscale8), stored + "/a/1.png"));
         QCOMPARE(readSamples({"image-folder", stored, {}}, own).sampleShape, (std::vector<int64_t>{1, 2, 3}));
+
+        // A name that is not UTF-8 is named as such (it was "unreadable; check its permissions").
+        const QString odd = path("not_utf8");
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, rgb), odd + "/a/1.png"));
+        QVERIFY(::link(QFile::encodeName(odd + "/a/1.png").constData(), (QFile::encodeName(odd + "/a/") + "\xff.png").constData()) == 0);
+        QString why = refusal([&] { readSamples({"image-folder", odd, {}}, own); });
+        QVERIFY2(why.contains("holds a file whose name is not UTF-8") && why.contains("rename it"), qPrintable(why));
+        QVERIFY(::mkdir((QFile::encodeName(odd) + "/\xfe").constData(), 0700) == 0);
+        why = refusal([&] { readSamples({"image-folder", odd, {}}, own); });
+        QVERIFY2(why.contains("holds a class folder whose name is not UTF-8"), qPrintable(why));
 
         QVERIFY(save(filled(8, 6, QColor(0, 0, 255)), root + "/c_class/photo.jpeg", "JPEG", 100));
         ReadOptions model;  // the model's input: every image resized

@@ -345,7 +345,7 @@ private Q_SLOTS:
         const Result checked =
             run(kHips, QStringList{"check-data", topologyWith("data/party2/private.csv")} + sshArgs(path("known_hosts")));
         QCOMPARE(checked.status, 1);
-        QVERIFY2(checked.out.contains("party1 on hostB: cannot read " + path("data/party2/private.csv").toUtf8() + ": host 'hostB': " +
+        QVERIFY2(checked.out.contains("party1 on hostB: cannot use " + path("data/party2/private.csv").toUtf8() + ": host 'hostB': " +
                                       path("data/party2/private.csv").toUtf8() + " is not in this host's data folders"),
                  checked.out.constData());
         QVERIFY2(checked.out.contains("party2 on hostC: 64 samples of 2; by class: 0: 32, 1: 32"), checked.out.constData());

@@ -359,7 +359,10 @@ private Q_SLOTS:
     void checkDataShowsTheCountsOfThePartysSource() {
         QTemporaryDir dir;
         QFile csv(dir.filePath("p1.csv"));
-        QVERIFY(csv.open(QIODevice::WriteOnly) && csv.write("label,a,b\n0,1,2\n1,3,4\n1,5,6\n0,7,8\n1,9,9\n") > 0);
+        QByteArray table = "label";  // (the default model's 28 x 28 values a row: what it takes)
+        for (int c = 0; c < 28 * 28; ++c) table += ",f" + QByteArray::number(c);
+        for (int label : {0, 1, 1, 0, 1}) table += "\n" + QByteArray::number(label) + QByteArray(",0.5").repeated(28 * 28);
+        QVERIFY(csv.open(QIODevice::WriteOnly) && csv.write(table + "\n") > 0);
         csv.close();
         d->scene()->selectElements({{ElementRef::Kind::Party, "party1"}});
         qobject_cast<QComboBox*>(d->properties()->field("party_data_format"))->setCurrentText("csv");
@@ -372,7 +375,7 @@ private Q_SLOTS:
         auto* counts = d->properties()->findChild<QLabel*>("party_data_counts");
         QVERIFY(check && counts);
         QTest::mouseClick(check, Qt::LeftButton);
-        QTRY_COMPARE(counts->text(), QStringLiteral("5 samples of 2; by class: 0: 2, 1: 3"));
+        QTRY_COMPARE(counts->text(), QStringLiteral("5 samples of 784; by class: 0: 2, 1: 3"));
         QVERIFY(check->isEnabled());
 
         path = qobject_cast<QLineEdit*>(d->properties()->field("party_data_path"));
@@ -383,7 +386,7 @@ private Q_SLOTS:
         check = d->properties()->findChild<QPushButton*>("party_data_check");
         counts = d->properties()->findChild<QLabel*>("party_data_counts");
         QTest::mouseClick(check, Qt::LeftButton);
-        QTRY_VERIFY2(counts->text().startsWith("cannot read it: " + dir.filePath("gone.csv") + " does not exist"),
+        QTRY_VERIFY2(counts->text().startsWith("cannot use it: " + dir.filePath("gone.csv") + " does not exist"),
                      qPrintable(counts->text()));
     }
 

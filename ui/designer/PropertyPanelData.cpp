@@ -118,13 +118,13 @@ void PropertyPanel::addDataCheck(const QString& partyId) {
                              if (remote) {
                                  if (const QString error = checkDataOnHost(*remote, DeployOptions{}, source, options, &text);
                                      !error.isEmpty())
-                                     return tr("cannot read it: %1").arg(error);
+                                     return tr("cannot use it: %1").arg(error);
                                  return text;
                              }
                              try {
-                                 return describeSamples(readSamples(source, options));
+                                 return checkSource(source, options);
                              } catch (const DataError& e) {
-                                 return tr("cannot read it: %1").arg(QString::fromStdString(e.what()));
+                                 return tr("cannot use it: %1").arg(QString::fromStdString(e.what()));
                              }
                          }};
              });
