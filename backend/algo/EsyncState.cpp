@@ -24,6 +24,7 @@ bool EsyncState::apply(int r, int k, double c, double te, double now) {
     // late and takes the newest model. Told to go on, it stayed the slowest a round behind, and
     // every worker was told to go on too, for ever.
     if (me.t >= 1 && me.t < m_round) return me.ready = true;
+    if (m_mostSteps > 0 && k >= m_mostSteps) return me.ready = true;
     leaveOutTheSilent(now);
     size_t slowest = m_records.size();  // (r itself is never left out: it has just spoken)
     for (size_t i = 0; i < m_records.size(); ++i) {

@@ -40,6 +40,10 @@ public:
 
     void init(int workers, double epsilon);
     void setSilenceLimit(double seconds) { m_silenceLimit = seconds; }  // 0 (the default): wait for every worker
+    // A worker is ready after this many steps of a round whatever the others (0: no limit): one
+    // that claims to be the slowest (a step of a day) and never steps, or never names the round,
+    // kept every other worker stepping for ever.
+    void setMostSteps(int steps) { m_mostSteps = steps; }
     bool apply(int r, int k, double c, double te, double now);
     void reset(int r, qint64 t, double te);
     // Whether worker r may name round t (a reset, or an apply's round) in a run of `lastRound`:
@@ -59,6 +63,7 @@ private:
     std::vector<Record> m_records;
     double m_epsilon = 0.5;
     double m_silenceLimit = 0;
+    int m_mostSteps = 0;
     double m_roundStart = 0;  // when the first worker began round m_round
     qint64 m_round = 1;
     bool m_named = false;  // a worker named a round (reset)

@@ -71,7 +71,10 @@ const QList<ModeInfo>& ModeRegistry::modes() {
                            "this; -1: a tenth of the slowest worker's step time as measured (ESync's 0.5 s was for second-long "
                            "steps, and lets millisecond steps stop after one)")},
            {QStringLiteral("global_lr"), ParamSpec::Type::Number, 0.0001, 100, 1,
-            QStringLiteral("the global learning rate applied to the workers' average delta")}},
+            QStringLiteral("the global learning rate applied to the workers' average delta")},
+           {QStringLiteral("max_steps"), ParamSpec::Type::Integer, 0, 1000000, 100,
+            QStringLiteral("most local steps a worker takes in one synchronisation, whatever the others (0: no limit): a "
+                           "worker that claims to be the slowest and never steps cannot keep the others stepping for ever")}},
           {}},
          P::with({&P::stateService, &P::roundOfSyncs})},
         {{mode::kAsgd,

@@ -125,6 +125,19 @@ private Q_SLOTS:
         QVERIFY(s.apply(0, 2, 0.1, 10, 12.15));  // its next step would end after 1's
     }
 
+    // A worker that claims the slowest step there could be (86400 s, the most the service takes)
+    // and never steps keeps the others stepping only up to max_steps (it was for ever).
+    void esyncALiarsClaimKeepsNoOneSteppingForEver() {
+        EsyncState s;
+        s.init(2, -1);
+        s.setMostSteps(100);
+        s.reset(0, 1, 0);
+        s.reset(1, 1, 0);
+        s.apply(1, 0, 86400, 0, 0);  // the liar: known, the slowest, never a step
+        for (int k = 1; k < 100; ++k) QVERIFY(!s.apply(0, k, 0.01, 0, 0.01 * k));
+        QVERIFY(s.apply(0, 100, 0.01, 0, 1.0));
+    }
+
     // What a worker pushes of its update where the global server sums deltas: HiPS's damped 1/N,
     // or with whole_push the whole (asgd and dcasgd only: ASGD as published, w ← w + Δ).
     // A worker may name a round at most one past the furthest another named: one that named round

@@ -40,6 +40,7 @@ int runStateService(RoleContext& ctx) {
     // is not waited for (a new service, after a restart or on the standby host, learns the others
     // again from their next steps).
     if (ctx.training().continuesThroughFailures()) state.setSilenceLimit(ctx.training().heartbeatTimeoutS);
+    state.setMostSteps(int(ctx.training().param(QStringLiteral("max_steps"))));
     RejectionLog log(ctx.node.id);
     const qint64 lastRound = ctx.training().rounds * ctx.training().globalStepsPerRound();
     QSet<QString> gone;
