@@ -140,7 +140,7 @@ public:
     bool lossy() const override { return false; }  // (rounding to half precision only)
     QByteArray encode(const float* v, size_t n, float* decoded, size_t) const override {
         QByteArray frame(qsizetype(n * 2), Qt::Uninitialized);
-        for (size_t i = 0; i < n; ++i)  // saturated, never Inf: what does not fit is the residual's
+        for (size_t i = 0; i < n; ++i)  // saturated, never Inf: what does not fit is lost (fp16 keeps no residual)
             decoded[i] = std::isfinite(v[i]) ? std::clamp(v[i], -65504.0f, 65504.0f) : 0.0f;
         floatsToHalves(decoded, frame.data(), n);
         halvesToFloats(frame.constData(), decoded, n);
