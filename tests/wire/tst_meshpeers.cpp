@@ -278,6 +278,25 @@ private Q_SLOTS:
         QVERIFY2(clock.elapsed() < 30000, "named at the deadline, not at once");
     }
 
+    // A large model in small chunks is more chunks ahead than kMaxStashed: a member's stash limit
+    // in chunks follows its bytes (an honest call ahead was refused at 16,384 chunks).
+    void aLargeCallInSmallChunksIsTaken() {
+        auto ranks = party(2, 60s);
+        constexpr int kAhead = int(MeshPeers::kMaxStashed) + 1000;
+        ranks[0]->peers->setStashLimit(size_t(kAhead + 1) * sizeof(float), size_t(kAhead + 1));
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            float value = 1;
+            if (r == 0) {
+                p.receive(1, quint64(kAhead), &value, 1, false);  // the last sent: every chunk before it waits here
+                for (int k = 0; k < kAhead; ++k) p.receive(1, quint64(k), &value, 1, false);
+                return;
+            }
+            for (int k = 0; k <= kAhead; ++k) p.send(0, quint64(k), &value, 1);
+        });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(ranks[0]->peers->refused(), quint64(0));
+    }
+
     // One member's flood of tiny chunks ahead of their turn fills only its own share of the stash:
     // the next honest member's chunk is taken, not refused with that member named.
     void aMembersFloodLeavesTheOthersRoom() {
@@ -339,6 +358,17 @@ private Q_SLOTS:
         QVERIFY(ofAnEarlierRound(tagOf(last, kSum), kRoundsInSequence));  // across the turn
         QVERIFY(!ofAnEarlierRound(tagOf(kRoundsInSequence + 1, kSum), last));
         QVERIFY(!ofAnEarlierRound(collectiveTag(kAgreeSequence, 2, 0), 123456));
+        // As an attempt begins, what nobody takes up again goes: this round's at an earlier epoch,
+        // and a new pushing worker's model of an agreement done (kept, they filled the stash).
+        const auto attemptTag = [](qint64 round, size_t epoch) { return collectiveTag(sequenceOf(round, kSum, epoch), 3, 7); };
+        QVERIFY(ofAnAbandonedAttempt(attemptTag(10, 0), 10, 1, 2));
+        QVERIFY(!ofAnAbandonedAttempt(attemptTag(10, 1), 10, 1, 2));
+        QVERIFY(!ofAnAbandonedAttempt(attemptTag(10, 2), 10, 1, 2));  // a member an attempt ahead
+        QVERIFY(ofAnAbandonedAttempt(attemptTag(9, 1), 10, 1, 2));
+        QVERIFY(!ofAnAbandonedAttempt(attemptTag(11, 0), 10, 1, 2));
+        QVERIFY(ofAnAbandonedAttempt(collectiveTag(kAgreeSequence, 1, 0), 10, 2, 2));
+        QVERIFY(!ofAnAbandonedAttempt(collectiveTag(kAgreeSequence, 2, 0), 10, 2, 2));  // the agreement pending
+        QVERIFY(!ofAnAbandonedAttempt(collectiveTag(kAgreeSequence, 3, 0), 10, 2, 2));  // one a member saw first
     }
 
     void aTagWithItsTopBitSetIsTaken_data() {

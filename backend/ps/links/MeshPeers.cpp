@@ -115,7 +115,7 @@ QCborArray MeshPeers::bulkTraffic() const {
 void MeshPeers::stash(int from, quint64 tag, zmq::message_t&& frame) {
     size_t& held = m_stashedBytes[from];
     size_t& count = m_stashedChunks[from];
-    if (frame.size() == 0 || count >= kMaxStashed || (m_stashLimit > 0 && held + frame.size() > m_stashLimit)) {
+    if (frame.size() == 0 || count >= m_mostStashed || (m_stashLimit > 0 && held + frame.size() > m_stashLimit)) {
         ++m_refused;
         m_refusedFrom.insert(from);  // (a step waiting on what it dropped fails at once, naming it, instead of at the deadline)
         return;

@@ -11,6 +11,7 @@
 
 #include <QCborArray>
 #include <QHash>
+#include <algorithm>
 #include <QSet>
 #include <QList>
 #include <chrono>
@@ -61,7 +62,12 @@ public:
     // The bytes a member may have waiting here ahead of their turn (0: no limit but kMaxStashed's
     // count): a member that sends more is refused and named, where it would otherwise make this
     // rank hold up to kMaxStashed chunks of the largest size.
-    void setStashLimit(size_t bytesPerMember) { m_stashLimit = bytesPerMember; }
+    // `chunksPerMember`: as many chunks (at least kMaxStashed): a large model in small chunks is
+    // more than kMaxStashed of them, and a member's honest call ahead was refused.
+    void setStashLimit(size_t bytesPerMember, size_t chunksPerMember = kMaxStashed) {
+        m_stashLimit = bytesPerMember;
+        m_mostStashed = std::max(chunksPerMember, kMaxStashed);
+    }
     // Called at least every 200 ms while a send or a receive waits: it may throw to end the wait
     // (a role checks its scheduler's abort there, so a lost peer ends the step long before the deadline).
     void setWhileWaiting(std::function<void()> f) { m_whileWaiting = std::move(f); }
@@ -76,6 +82,8 @@ public:
     // Forgets the chunks here that `stale` says no call will take (an abandoned call's), so that
     // they do not fill the stash.
     void dropStashed(const std::function<bool(int from, quint64 tag)>& stale);
+    // A new attempt: the members a message was refused from are waited for again.
+    void forgetRefusals() { m_refusedFrom.clear(); }
 
     static constexpr size_t kMaxStashed = 1 << 14;  // chunks ahead of their turn a rank keeps of each member
 
@@ -105,6 +113,7 @@ private:
     Stash m_stash;
     QHash<int, size_t> m_stashedBytes, m_stashedChunks;  // per member
     size_t m_stashLimit = 0;
+    size_t m_mostStashed = kMaxStashed;
     QHash<int, quint64> m_sent;
     quint64 m_refused = 0;
     quint64 m_channelRefusals = 0;  // the router's count when last looked at

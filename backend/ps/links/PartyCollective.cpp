@@ -63,7 +63,9 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     // What one member may have here ahead of its turn: a ring's whole call is ~2 models from a
     // neighbour; an attempt abandoned after a loss stays until the next round (a member may be an
     // attempt ahead) and the model's broadcast comes beside the next round's sum: 5, and one spare.
-    m_mesh->setStashLimit(6 * (floats + along) * sizeof(float));
+    // In chunks: a model's, and a partial one at the end of each segment of a call (two a member).
+    const size_t modelBytes = (floats + along) * sizeof(float);
+    m_mesh->setStashLimit(6 * modelBytes, 6 * ((modelBytes + chunk - 1) / chunk + 2 * size_t(members.size())));
     m_mesh->setWhileWaiting([this] { whileWaiting(); });
 }
 
@@ -308,9 +310,12 @@ void PartyCollective::beginAttempt(qint64 round) {
     m_round = round;
     m_attemptEpoch = m_lost.size();
     m_modelStarted = false;
-    // Chunks of earlier rounds' abandoned attempts (and copies of a model sent again) are taken by
-    // nobody. Those of this round's other attempts stay: a member may be an attempt ahead.
-    m_mesh->dropStashed([round](int, quint64 tag) { return ofAnEarlierRound(tag, round); });
+    // Chunks of abandoned attempts (and copies of a model sent again) are taken by nobody. Those of
+    // this round's later attempts stay: a member may be an attempt ahead. A member refused for
+    // what it sent before is heard again: its chunks of this attempt are new.
+    const size_t epoch = m_attemptEpoch, agreeing = m_agreeAt ? *m_agreeAt : m_lost.size() + 1;
+    m_mesh->dropStashed([=](int, quint64 tag) { return ofAnAbandonedAttempt(tag, round, epoch, agreeing); });
+    m_mesh->forgetRefusals();
 }
 
 int PartyCollective::pusherRank() const {

@@ -31,4 +31,17 @@ inline bool ofAnEarlierRound(quint64 tag, qint64 round) {
     return behind > 0 && behind < kRoundsInSequence / 2;
 }
 
+// Whether a tag is of an attempt nobody will take up again, as `round`'s attempt at `epoch`
+// begins: an earlier round's, this round's at an earlier epoch (members lost since), or a new
+// pushing worker's model at an epoch below `agreeing` (the epoch of the agreement pending, else
+// one past the members lost: those agreements are done). Kept, they filled the stash for good (a
+// model sent again after a loss during its fan-out), and the member they came from was refused.
+inline bool ofAnAbandonedAttempt(quint64 tag, qint64 round, size_t epoch, size_t agreeing) {
+    const quint32 sequence = quint32(tag >> 40);
+    if (sequence == kAgreeSequence) return ((tag >> 24) & 0xffffu) < agreeing;
+    if (ofAnEarlierRound(tag, round)) return true;
+    const qint64 attempt = sequence / kExchanges;
+    return attempt / kEpochs == round % kRoundsInSequence && size_t(attempt % kEpochs) < epoch % kEpochs;
+}
+
 }  // namespace hips::party_sequence
