@@ -247,6 +247,7 @@ private Q_SLOTS:
             QVERIFY(!c.add(a[1], 1, total));
             QVERIFY(c.add(b[1], 1, total));  // refused, and the last of the round
             QCOMPARE(c.rejectedNonFinite(), quint64(2));
+            QVERIFY(!c.closedEmpty());  // (every slice went out new: the model moves)
             const FloatBuffer out = c.takeFolded();
             const float b0 = withBase ? 100.0f : 0.0f;
             QCOMPARE((*out)[0], b0 + 4.0f);  // b only, standing for both
@@ -260,6 +261,7 @@ private Q_SLOTS:
         ModelBufferPool pool;
         c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(4), base.data()}; });
         QVERIFY(c.add(push("a", 1, {nan, 1, 1, 1}), 1, 4));
+        QVERIFY(c.closedEmpty());
         QCOMPARE(*c.takeFolded(), (std::vector<float>{5, 5, 5, 5}));
     }
 

@@ -320,7 +320,13 @@ void RoundCollector::closeRound() {
     m_deliveries.clear();
     m_closedRound = std::max(m_closedRound, m_openRound);
     m_roundWeight = std::exchange(m_weight, 0.0);
-    m_emptyRound = m_completeShare == 0;  // (none came, or every one was refused)
+    // None came, or every one was refused; folded slice by slice as they came (no quorum, none
+    // absent), a slice any contribution reached went out as final: the round is empty only when
+    // none did. (Two updates each refused for a different slice made it "empty" after every slice
+    // had gone out new: the pullers' model was not the server's.)
+    m_emptyRound = folding() && !partial()
+                       ? std::all_of(m_foldedPerSlice.begin(), m_foldedPerSlice.end(), [](int folded) { return folded == 0; })
+                       : m_completeShare == 0;
     m_noneCame = m_complete == 0;
     if (!folding() && !m_noneCame) m_rule->finish();  // (every one refused: a robust rule says its round is short)
     if (!folding() && !m_noneCame && m_rule->shortRound()) m_emptyRound = true;
