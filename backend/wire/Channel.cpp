@@ -323,15 +323,10 @@ std::optional<Envelope> Channel::deliver(const QString& peer, std::vector<zmq::m
         if (consumed) *consumed = true;
         return std::nullopt;
     }
-    if (m_transform && m_transform->takeControl(peer, *d.message)) {
-        if (consumed) *consumed = true;
-        return std::nullopt;
-    }
     if (m_transform)
         if (const QString error = m_transform->incoming(peer, *d.message); !error.isEmpty()) {
             m_stats->count(WireError::BadPayload);
             m_rejections->reject(peer, error);
-            if (std::optional<Message> reply = m_transform->replyToRefused(peer)) sendOn(peer, route, std::move(*reply));
             return refusedFrom(peer);
         }
     return Envelope{peer, std::move(*d.message), std::move(route)};

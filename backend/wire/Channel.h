@@ -37,18 +37,6 @@ public:
     }
     // Empty, or why the message is refused: then it is counted (WireError::BadPayload) and dropped.
     virtual QString incoming(const QString& peer, Message& m) = 0;
-    // After incoming() refused a message of `peer`: what to tell it, if anything (LinkCodecs: a
-    // model change came after one that was lost; send the next model whole).
-    virtual std::optional<Message> replyToRefused(const QString& peer) {
-        Q_UNUSED(peer)
-        return std::nullopt;
-    }
-    // A message between the two ends' transforms (that answer): taken here, never delivered.
-    virtual bool takeControl(const QString& peer, const Message& m) {
-        Q_UNUSED(peer)
-        Q_UNUSED(m)
-        return false;
-    }
 };
 
 struct Envelope {

@@ -54,66 +54,6 @@ private Q_SLOTS:
         QVERIFY(send(5));
     }
 
-    // A model change lost on the way (a connection that dropped, a refusal): the next change is
-    // refused, its sender asked once for the next model whole, and the receiver's model is the
-    // sender's again. Added to a replica that missed one, every later model was silently wrong.
-    void aChangeAfterALostOneIsRefusedAndTheModelComesWhole() {
-        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
-        LinkCodecs server(every(c), 100), worker(every(c), 100);
-        auto send = [&](int seed, qint64 version) {
-            Message m = floatsMessage(message::kModel, gaussian(100, seed, 1.0f), version);
-            server.outgoing("p/worker0", m);
-            return m;
-        };
-        Message first = send(1, 1);
-        QCOMPARE(worker.incoming("p/server0", first), QString());
-        (void)send(2, 2);  // lost
-        Message third = send(3, 3);
-        const QString why = worker.incoming("p/server0", third);
-        QVERIFY2(why.contains("model change 2 of values 0.. where 1 was next: one was lost"), qPrintable(why));
-        const std::optional<Message> resync = worker.replyToRefused("p/server0");
-        QVERIFY(resync && resync->type == message::kCodecResync);
-        QVERIFY(!worker.replyToRefused("p/server0"));  // (asked once)
-        QVERIFY(!worker.takeControl("p/server0", Message(message::kModel)));
-        QVERIFY(server.takeControl("p/worker0", *resync));
-        Message fourth = send(4, 4);
-        QVERIFY(fourth.fields.value(QStringLiteral("dense")).toBool());
-        QCOMPARE(worker.incoming("p/server0", fourth), QString());
-        const std::vector<float> expected = gaussian(100, 4, 1.0f);
-        QVERIFY(std::memcmp(fourth.frames[0].data(), expected.data(), expected.size() * sizeof(float)) == 0);
-        Message fifth = send(5, 5);  // a change again, and taken
-        QVERIFY(!fifth.fields.value(QStringLiteral("dense")).toBool());
-        QCOMPARE(worker.incoming("p/server0", fifth), QString());
-    }
-
-    // Over a channel: the refusal's answer goes back on its own, and the sender's next model
-    // arrives whole.
-    void aChannelAsksForTheModelWholeAfterALostChange() {
-        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
-        auto serverCodecs = std::make_shared<LinkCodecs>(every(c), 100), workerCodecs = std::make_shared<LinkCodecs>(every(c), 100);
-        zmq::context_t ctx(1);
-        Channel server = Channel::router(ctx, "p/server0", "inproc://linkcodecs", CurveConfig{});
-        Channel worker = Channel::dealer(ctx, "p/worker0", "inproc://linkcodecs", "p/server0", CurveConfig{});
-        server.setPayloadTransform(serverCodecs);
-        worker.setPayloadTransform(workerCodecs);
-        worker.send(Message(message::kPull, {{QStringLiteral("version"), 1}}));
-        QVERIFY(server.receive(std::chrono::seconds(5)));
-        const auto model = [](int seed, qint64 version) { return floatsMessage(message::kModel, gaussian(100, seed, 1.0f), version); };
-        QVERIFY(server.send("p/worker0", model(1, 1)));
-        QVERIFY(worker.receive(std::chrono::seconds(5)));
-        Message lost = model(2, 2);
-        serverCodecs->outgoing("p/worker0", lost);  // (encoded, never sent)
-        QVERIFY(server.send("p/worker0", model(3, 3)));
-        QVERIFY(!worker.receive(std::chrono::milliseconds(500)));  // refused
-        QCOMPARE(worker.refusedFromPeers(), quint64(1));
-        QVERIFY(!server.receive(std::chrono::seconds(1)));  // the answer: taken by the codecs, never delivered
-        QVERIFY(server.send("p/worker0", model(4, 4)));
-        const auto whole = worker.receive(std::chrono::seconds(5));
-        QVERIFY(whole);
-        const std::vector<float> expected = gaussian(100, 4, 1.0f);
-        QVERIFY(std::memcmp(whole->message.frames[0].data(), expected.data(), expected.size() * sizeof(float)) == 0);
-    }
-
     void aLinkRefusesWhatItsPeerShouldNotSend() {
         auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0.01));
         auto other = std::shared_ptr<GradientCodec>(codec("2bit", 0.02));

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace hips {
 
@@ -17,7 +16,6 @@ namespace {
 
 const QString kCodec = QStringLiteral("codec");
 const QString kDense = QStringLiteral("dense");
-const QString kSeq = QStringLiteral("seq");
 
 bool carriesFloats(const Message& m) {
     return m.type == message::kPush || m.type == message::kModel;
@@ -135,7 +133,6 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
         Link& link = linkTo(m_modelsOut, peer, size_t(total));
         float* replica = link.floats.data() + offset;
         const size_t sent = link.messages[slice]++;
-        m.fields.insert(kSeq, qint64(sent));
         QByteArray frame;
         if (sent > 0) {  // the peer's first model of this slice goes whole: it holds nothing yet
             for (size_t i = 0; i < n; ++i) input[i] -= replica[i];
@@ -159,17 +156,6 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
 void LinkCodecs::undelivered(const QString& peer, const Message& m) {
     // A lost model change leaves the peer's replica behind ours: everything goes whole again.
     if (m.type == message::kModel) m_modelsOut.remove(peer);
-}
-
-std::optional<Message> LinkCodecs::replyToRefused(const QString& peer) {
-    if (!m_resyncWanted.remove(peer)) return std::nullopt;
-    return Message(message::kCodecResync);
-}
-
-bool LinkCodecs::takeControl(const QString& peer, const Message& m) {
-    if (m.type != message::kCodecResync) return false;
-    m_modelsOut.remove(peer);  // (its replica missed a change: the next model goes whole)
-    return true;
 }
 
 QString LinkCodecs::incoming(const QString& peer, Message& m) {
@@ -216,24 +202,11 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
         Link& link = linkTo(m_modelsIn, peer, size_t(total));
         float* replica = link.floats.data() + offset;
         const size_t slice = size_t(offset) / kSliceFloats;
-        const qint64 seq = m.integer(kSeq, -1);
-        if (seq < 0 || seq > std::numeric_limits<quint32>::max() - 1)
-            return QStringLiteral("a compressed model without its number (seq) on the link");
         if (dense) {
-            link.messages[slice] = quint32(seq) + 1;
+            ++link.messages[slice];
             std::memcpy(replica, out.data(), n * sizeof(float));
         } else {
             if (link.messages[slice] == 0) return QStringLiteral("a change to a model slice this end never had whole");
-            if (quint32(seq) != link.messages[slice]) {
-                m_resyncWanted.insert(peer);
-                return QStringLiteral(
-                           "model change %1 of values %2.. where %3 was next: one was lost on the way; the next model is "
-                           "asked for whole")
-                    .arg(seq)
-                    .arg(offset)
-                    .arg(link.messages[slice]);
-            }
-            ++link.messages[slice];
             for (size_t i = 0; i < n; ++i) replica[i] += out[i];
             std::memcpy(out.data(), replica, n * sizeof(float));
         }

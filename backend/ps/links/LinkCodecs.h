@@ -4,10 +4,7 @@
 // codec left in this link's last push of that slice added (error feedback; with the codec's
 // momentum correction, GeoMX's BSC, the residual gathers the pushes' momentum). Models are sent as
 // the change from what the peer holds, a replica of it kept here per peer, so what a lossy codec
-// could not say in one round goes out in the next; each numbered, so that a change that follows
-// one lost on the way (a connection that dropped) is refused and the sender asked for the next
-// model whole (added to a replica that missed one, every later model was silently wrong); the
-// first model a peer gets goes whole (dense),
+// could not say in one round goes out in the next; the first model a peer gets goes whole (dense),
 // and so do the first `codec_warmup` rounds' pushes and models (DGC's warm-up).
 // The codec's spec travels in each header and must equal this end's: a mismatch is refused and
 // counted, with both named, like every malformed frame.
@@ -16,7 +13,6 @@
 #include "RoleContext.h"
 
 #include <QHash>
-#include <QSet>
 #include <algorithm>
 #include <vector>
 
@@ -41,16 +37,12 @@ public:
     void outgoing(const QString& peer, Message& m) override;
     void undelivered(const QString& peer, const Message& m) override;
     QString incoming(const QString& peer, Message& m) override;
-    std::optional<Message> replyToRefused(const QString& peer) override;
-    bool takeControl(const QString& peer, const Message& m) override;
 
 private:
     struct Link {
         std::vector<float> floats;  // pushes: the residual; models: the replica of what the peer holds
         std::vector<float> momentum;  // pushes under momentum correction: u
-        // Per slice: messages sent (out; each model's says its number, `seq`); the number of the
-        // next model change expected (in: one after a lost one does not add to this replica).
-        std::vector<quint32> messages;
+        std::vector<quint32> messages;  // per slice: messages sent (out); models received whole (in)
         // Pushes, per slice: the last one as it went. The same push sent again (to a global server
         // that restarted and lost it) goes as it went, not through the feedback a second time.
         struct Sent {
@@ -71,7 +63,6 @@ private:
     size_t m_aggregateOf = 1;
     bool m_pushesAreModelChanges = true;
     QHash<QString, Link> m_pushesOut, m_modelsOut, m_modelsIn;
-    QSet<QString> m_resyncWanted;  // peers whose model change came after a lost one
 };
 
 // The codecs of `ctx`'s links, or nullptr when both tiers send floats as they are.
