@@ -72,7 +72,7 @@ const QList<ModeInfo>& ModeRegistry::modes() {
                            "steps, and lets millisecond steps stop after one)")},
            {QStringLiteral("global_lr"), ParamSpec::Type::Number, 0.0001, 100, 1,
             QStringLiteral("the global learning rate applied to the workers' average delta")},
-           {QStringLiteral("max_steps"), ParamSpec::Type::Integer, 0, 1000000, 100,
+           {QStringLiteral("max_steps"), ParamSpec::Type::Integer, 0, 1000000, 1000,
             QStringLiteral("most local steps a worker takes in one synchronisation, whatever the others (0: no limit): a "
                            "worker that claims to be the slowest and never steps cannot keep the others stepping for ever")}},
           {}},

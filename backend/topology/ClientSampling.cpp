@@ -154,7 +154,7 @@ void checkRuleMinimums(const Topology& t, TopologyIssues* issues) {
         if (fewest < rule->minimumContributions())
             tooFew(path, s.partyAggregation, rule->minimumContributions(), fewest,
                    QCoreApplication::translate("TopologyCheck", "in party %1").arg(p.id));
-        if (fewest < workers)  // (all drawn: the round the rule check saw)
+        if (all.contains(p.id) && fewest < workers)  // (its own draw; a run-wide draw's fewest is its worst case, often 1)
             untrimmed(path, trimmedMeanDoesNotTrim(s.partyAggregation, s.partyParam(QStringLiteral("trim_beta")), fewest,
                                                    QCoreApplication::translate("TopologyCheck", "party '%1''s drawn round").arg(p.id)));
     }

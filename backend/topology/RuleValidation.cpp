@@ -155,9 +155,11 @@ private:
                                          .arg(s.partyAggregation));
         // (The same for a draw: the drawn workers were decoded as if they were the party, by
         // position: one group's copies counted as two groups', or no round decoded at all.)
-        bool samples = s.clientsPerRound > 0;
-        for (const Party& p : m_t.parties) samples = samples || p.clientsPerRound > 0;
-        if (samples)
+        const int all = m_t.trainingWorkerCount();
+        bool drawsSome = s.clientsPerRound > 0 && clientsDrawn(s.clientsPerRound, all) < all;  // (one that draws all is none)
+        for (const Party& p : m_t.parties)
+            drawsSome = drawsSome || (p.clientsPerRound > 0 && clientsDrawn(p.clientsPerRound, p.workerCount()) < p.workerCount());
+        if (drawsSome)
             add("$.training.clients_per_round",
                 QCoreApplication::translate("TopologyCheck",
                                             "%1 decodes each round's contributions as the code assigned them to the party's "

@@ -95,6 +95,7 @@ SealedPlane::Link* SealedPlane::linkOf(const QByteArray& key) {
 
 Message SealedPlane::offer() {
     m_offered = std::make_unique<EphemeralKeyPair>(EphemeralKeyPair::generate());
+    m_offeredAt = Clock::now();
     Message m(kOffer, {{QStringLiteral("aes"), m_cipher == AeadCipher::Aes256Gcm}});
     m.frames.emplace_back(m_offered->publicKey.data(), m_offered->publicKey.size());
     return m;
@@ -172,8 +173,10 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
         return std::nullopt;
     }
     // The router lost our link (it restarted), or never answered our offer (it died first): offer
-    // again. (It asks once a connection until an offer comes: no storm of offers.)
-    if (!m_router && m.type == kReset) {
+    // again. (A router asks once a connection until an offer comes, and its first ask crosses the
+    // offer just sent: that one is waited for a while, and not made twice.)
+    constexpr auto kAnswerPatience = std::chrono::seconds(1);
+    if (!m_router && m.type == kReset && (!m_offered || Clock::now() - m_offeredAt >= kAnswerPatience)) {
         m_links.clear();
         m_bulk.reset();
         return offer();

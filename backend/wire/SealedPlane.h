@@ -182,6 +182,7 @@ private:
     uint64_t m_linksMade = 0;
     QSet<QByteArray> m_askedToOffer;  // router: connections without a link told to offer again
     std::unique_ptr<EphemeralKeyPair> m_offered;  // dealer: the key of its latest offer
+    std::chrono::steady_clock::time_point m_offeredAt;  // ... and when it went
     std::atomic<quint64> m_framesSealed{0}, m_framesOpened{0}, m_bulkRefused{0};
 };
 

@@ -366,6 +366,10 @@ private Q_SLOTS:
         QVERIFY(!ofAnAbandonedAttempt(attemptTag(10, 2), 10, 1, 2));  // a member an attempt ahead
         QVERIFY(ofAnAbandonedAttempt(attemptTag(9, 1), 10, 1, 2));
         QVERIFY(!ofAnAbandonedAttempt(attemptTag(11, 0), 10, 1, 2));
+        // The round's model goes out tagged at epoch 0 whoever sends it: never dropped (its
+        // chunks, come while a member summed, were, and it waited for them until the deadline).
+        QVERIFY(!ofAnAbandonedAttempt(collectiveTag(sequenceOf(10, kModel), 0, 0), 10, 2, 3));
+        QVERIFY(ofAnAbandonedAttempt(collectiveTag(sequenceOf(9, kModel), 0, 0), 10, 2, 3));
         QVERIFY(ofAnAbandonedAttempt(collectiveTag(kAgreeSequence, 1, 0), 10, 2, 2));
         QVERIFY(!ofAnAbandonedAttempt(collectiveTag(kAgreeSequence, 2, 0), 10, 2, 2));  // the agreement pending
         QVERIFY(!ofAnAbandonedAttempt(collectiveTag(kAgreeSequence, 3, 0), 10, 2, 2));  // one a member saw first

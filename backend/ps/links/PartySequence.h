@@ -40,6 +40,7 @@ inline bool ofAnAbandonedAttempt(quint64 tag, qint64 round, size_t epoch, size_t
     const quint32 sequence = quint32(tag >> 40);
     if (sequence == kAgreeSequence) return ((tag >> 24) & 0xffffu) < agreeing;
     if (ofAnEarlierRound(tag, round)) return true;
+    if (sequence % kExchanges == kModel) return false;  // (the round's model is tagged at epoch 0, whoever sends it)
     const qint64 attempt = sequence / kExchanges;
     return attempt / kEpochs == round % kRoundsInSequence && size_t(attempt % kEpochs) < epoch % kEpochs;
 }

@@ -155,6 +155,8 @@ void SecureSum::onShare(const Envelope& e) {
     const QString party = m.fields.value(field("party")).toString();
     const qint64 x = m.integer(field("x"));
     const auto y = secagg::keyFrom(m.fields.value(field("y")).toByteArray());
+    if (it != m_epochs.end() && it->second.withdrawn.contains(party) && !it->second.asked.contains(party))
+        return;  // (asked, and taken back: the member came back with its keys)
     if (it == m_epochs.end() || !it->second.asked.contains(party) || it->second.recovered.contains(party) ||
         !it->second.members.contains(e.peer) || e.peer == party || it->second.shareGivers[party].contains(e.peer) || x < 1 || x > 255 || !y)
         return reject(e.peer, QStringLiteral("a share nobody asked it for, or not one share"));
@@ -203,11 +205,6 @@ SecureSum::Unmasked SecureSum::onPush(Envelope& e, qint64 nextRound, size_t mode
                Unmasked{};
     if (!epoch->members.contains(e.peer) || absent(*epoch, e.peer))
         return reject(e.peer, QStringLiteral("a masked push from a server out of this round's keys")), Unmasked{};
-    // Back (it was only cut off) after the others were asked for its key: that key is spent, as
-    // its push would be readable here once the shares are in.
-    if (epoch->asked.contains(e.peer))
-        return reject(e.peer, QStringLiteral("a masked push under keys being recovered (it was out of the round); new keys follow")),
-               Unmasked{};
     const size_t count = m.frames.size() == 1 && m.frames[0].size() % sizeof(quint64) == 0 ? m.frames[0].size() / sizeof(quint64) : 0;
     if (total <= 0 || size_t(total) != modelSize || !isCanonicalSlice(offset, total, count))
         return reject(e.peer, QStringLiteral("a masked push that is not a slice of a %1-value sum").arg(modelSize)), Unmasked{};
@@ -233,12 +230,21 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
     if (!m_parties.contains(party)) return {};
     if (!isAbsent) {
         m_down.remove(party);
+        // Back with its keys (it was only cut off) while the others were asked for them: the ask
+        // is taken back, and what shares came forgotten. Its push closes the round; with its key
+        // recovered as well, the push it sent would be readable here (the shares came after it).
+        for (auto& [number, epoch] : m_epochs)
+            if (epoch.asked.contains(party) && !epoch.recovered.contains(party)) {
+                epoch.asked.remove(party);
+                epoch.shares.remove(party);
+                epoch.shareGivers.remove(party);
+                epoch.withdrawn.insert(party);
+            }
         // A holder back: asked for its shares of those still being recovered (it was down when
-        // they were asked for, and the round waited for a share nobody would ask it for again;
-        // one of them back meanwhile has its pushes refused, so its key is still wanted).
+        // they were asked for, and the round waited for a share nobody would ask it for again).
         for (auto& [number, epoch] : m_epochs)
             for (const QString& member : epoch.asked)
-                if (member != party && epoch.members.contains(party) && !epoch.recovered.contains(member) &&
+                if (member != party && epoch.members.contains(party) && absent(epoch, member) && !epoch.recovered.contains(member) &&
                     !epoch.shareGivers[member].contains(party))
                     m_channel.send(party, Message(message::kSecureRecover, {{field("epoch"), epoch.number}, {field("party"), member}}));
         // Back, but its key was recovered meanwhile: new keys, with it, unless the newest keys
@@ -260,6 +266,7 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
 void SecureSum::askForShares(Epoch& epoch, const QString& member) {
     if (epoch.asked.contains(member)) return;
     epoch.asked.insert(member);
+    epoch.withdrawn.remove(member);
     int holders = 0;
     for (const QString& holder : epoch.members)
         if (holder != member && !absent(epoch, holder)) {
@@ -269,7 +276,7 @@ void SecureSum::askForShares(Epoch& epoch, const QString& member) {
     if (holders < epoch.threshold)
         std::fprintf(roleErr(),
                      "%s: secure aggregation: %s dropped out of round %lld, and %d of the %d parties whose shares recover its masks "
-                     "are up: the round waits for them\n",
+                     "are up: the round waits for them (or for it, back with its keys)\n",
                      qPrintable(m_ctx.node.id), qPrintable(member), static_cast<long long>(m_round.number), holders, epoch.threshold);
 }
 

@@ -50,6 +50,7 @@ private:
         int threshold = 1;
         QSet<QString> outOf;  // members that lost their keys (restarted)
         QSet<QString> asked;  // members whose shares were asked for
+        QSet<QString> withdrawn;  // asked, then back with their keys: late shares are dropped unread
         QHash<QString, std::vector<secagg::Share>> shares;  // of a member's key, as they come
         QHash<QString, QSet<QString>> shareGivers;
         QHash<QString, secagg::Key> recovered;  // members' keys, recovered from the shares
