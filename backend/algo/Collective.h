@@ -51,6 +51,9 @@ public:
     // Every rank calls it with the same count; `sequence` (the round) tells one call's messages
     // from another's, so a late chunk of an abandoned call is never taken for a new one.
     virtual void allreduce(float* data, size_t count, CollectivePeers& peers, quint32 sequence) = 0;
+    // The round the next calls are of, the same for each of its calls (gossip draws its ring by
+    // it, so a round's sum of weights mixes as its updates did). Exact collectives need none.
+    void setRound(qint64 round) { m_round = round; }
     // True when allreduce gives the exact sum (the same bits on every rank).
     virtual bool exact() const { return true; }
     // The bytes one rank sends for an allreduce of `count` floats among `n` ranks, by the
@@ -84,6 +87,7 @@ protected:
     double wireBytes() const { return m_half ? 2 : 4; }
     size_t m_chunk;
     bool m_half = false;
+    qint64 m_round = 0;
 };
 
 // Rank r's segment of `count` floats cut into `parts` near-equal segments: [begin, end).

@@ -270,6 +270,23 @@ std::vector<int> gossipOffsets(int n, int degree) {
     return {offsets.begin(), offsets.end()};
 }
 
+// Gossip's ring in a round: rank 0 (the party's pushing worker) keeps position 0, and the others
+// turn by the number of its neighbours a round, so the neighbours whose updates reach rank 0's
+// estimate change round by round, and every rank is among them once in ⌈(N−1)/neighbours⌉ rounds.
+// (A ring relabelled mixes as fast: its matrix has the same eigenvalues.)
+class GossipRing {
+public:
+    GossipRing(int n, int neighbours, qint64 round) : m_n(n), m_shift(int((round % (n - 1) + (n - 1)) % (n - 1) * neighbours % (n - 1))) {}
+    int positionOf(int rank) const { return rank == 0 ? 0 : 1 + (rank - 1 + m_shift) % (m_n - 1); }
+    int rankAt(int position) const {
+        position = (position % m_n + m_n) % m_n;
+        return position == 0 ? 0 : 1 + (position - 1 - m_shift + (m_n - 1)) % (m_n - 1);
+    }
+
+private:
+    int m_n, m_shift;
+};
+
 // Parallel-SGD's P2P averaging: each rank averages its vector with its ring neighbours' (a
 // consensus step: the mixing matrix is circulant, so doubly stochastic, and keeps the average),
 // and gives N × that average as the sum's estimate.
@@ -281,9 +298,11 @@ public:
         const int n = p.size(), r = p.rank();
         if (n == 1) return;
         const std::vector<int> offsets = gossipOffsets(n, m_degree);
-        for (int o : offsets) sendRange(p, (r - o + n) % n, sequence, 0, data, 0, count);  // to those who count r in
+        const GossipRing ring(n, int(offsets.size()), m_round);
+        const int at = ring.positionOf(r);
+        for (int o : offsets) sendRange(p, ring.rankAt(at - o), sequence, 0, data, 0, count);  // to those who count r in
         std::vector<float> sum(data, data + count);
-        for (int o : offsets) receiveRange(p, (r + o) % n, sequence, 0, sum.data(), 0, count, true);
+        for (int o : offsets) receiveRange(p, ring.rankAt(at + o), sequence, 0, sum.data(), 0, count, true);
         const float scale = float(n) / float(offsets.size() + 1);
         for (size_t i = 0; i < count; ++i) data[i] = sum[i] * scale;
     }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <set>
 #include <thread>
 
 using namespace hips;
@@ -306,6 +307,7 @@ private Q_SLOTS:
                 const double start = disagreement();
                 ThreadMesh mesh(n, 20s);
                 for (int step = 1; step <= 12; ++step) {
+                    collective->setRound(step);  // (its ring turns round by round, and mixes as fast)
                     QVERIFY(onRanks(mesh, [&](int r, CollectivePeers& p) {
                                 collective->allreduce(data[size_t(r)].data(), count, p, quint32(step));
                                 for (float& x : data[size_t(r)]) x /= float(n);
@@ -327,6 +329,43 @@ private Q_SLOTS:
                 if (degree >= n - 1) QCOMPARE(rate, 0.0);  // everyone's neighbour: the average in one step
             }
         QVERIFY(gossipContraction(9, 2) > gossipContraction(9, 4));  // more neighbours, faster
+    }
+
+    // What a gossip party pushes is rank 0's estimate: its own and its neighbours' updates. Its
+    // neighbours change round by round, so every rank's update is in it once in ⌈(N−1)/d⌉ rounds
+    // (with the same neighbours each round, the others' data never reached the model).
+    void gossipReachesEveryRankInTurn() {
+        for (int n = 3; n <= 9; ++n)
+            for (int degree : {1, 2, 3}) {
+                const auto collective = make(QStringLiteral("gossip"), 4, degree);
+                const int neighbours = std::min(degree, n - 1), rounds = (n - 1 + neighbours - 1) / neighbours;
+                std::set<int> reached;
+                ThreadMesh mesh(n, 20s);
+                for (int round = 5; round < 5 + rounds; ++round) {
+                    std::vector<std::vector<float>> data(size_t(n), std::vector<float>(size_t(n), 0.0f));
+                    for (int r = 0; r < n; ++r) data[size_t(r)][size_t(r)] = 1;  // rank r's update: the r-th unit vector
+                    collective->setRound(round);
+                    QVERIFY(onRanks(mesh, [&](int r, CollectivePeers& p) {
+                                collective->allreduce(data[size_t(r)].data(), size_t(n), p, quint32(round));
+                            }).isEmpty());
+                    int inRound = 0;
+                    for (int r = 0; r < n; ++r)
+                        if (data[0][size_t(r)] != 0) {
+                            reached.insert(r);
+                            ++inRound;
+                        }
+                    QCOMPARE(inRound, neighbours + 1);
+                    double total = 0;  // (the estimates still average to the sum: n of each)
+                    for (const auto& v : data)
+                        for (float x : v) total += x;
+                    QVERIFY(std::abs(total - double(n) * n) < 1e-3);
+                }
+                QVERIFY2(int(reached.size()) == n, qPrintable(QStringLiteral("n=%1 degree=%2: %3 of %1 ranks reached rank 0 in %4 rounds")
+                                                                  .arg(n)
+                                                                  .arg(degree)
+                                                                  .arg(reached.size())
+                                                                  .arg(rounds)));
+            }
     }
 
     void broadcastGivesTheRootsBits() {

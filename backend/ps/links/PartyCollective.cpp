@@ -120,6 +120,8 @@ double PartyCollective::sumOver(CollectivePeers& peers, std::vector<float>& upda
     const size_t floats = update.size();
     std::vector<float> along = leaveOutWhatIsNoNumber(update, round);
     along.insert(along.begin(), float(weight));  // (a float is exact for a count of samples up to 2^24)
+    m_collective->setRound(round);
+    if (m_weights) m_weights->setRound(round);
     try {
         if (m_weights) {  // (a half float holds no count of samples beyond 2048 exactly)
             m_collective->allreduce(update.data(), update.size(), peers, sequenceOf(round, kSum, epoch));

@@ -20,7 +20,10 @@ std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollect
 }
 
 CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
-                              const std::vector<double>& weights, size_t floats, size_t members, quint32 sequence, const LinkCost& lan) {
+                              const std::vector<double>& weights, size_t floats, size_t members, qint64 round, const LinkCost& lan) {
+    const quint32 sequence = quint32(round * 3);
+    collective.setRound(round);
+    if (weightsApart) weightsApart->setRound(round);
     const int n = int(updates.size());
     const size_t ranksCount = size_t(n);
     std::vector<std::vector<float>> data(ranksCount), along(ranksCount);  // along: the weight, a count per slice

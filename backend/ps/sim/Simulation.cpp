@@ -426,7 +426,7 @@ private:
             updates.push_back(x.update->data());
             weights.push_back(x.weight);
         }
-        const auto c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), p.members.size(), quint32(push * 3), kLan);
+        const auto c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), p.members.size(), push, kLan);
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
         for (size_t from = 0; from < pushes.size(); ++from) {
             VirtualWorker& w = m_workers.at(pushes[from].worker);
