@@ -111,6 +111,9 @@ namespace message {
 inline constexpr QLatin1String kPush{"push"};  // {round, base, offset, total, pull} + a slice of an update
 inline constexpr QLatin1String kPull{"pull"};  // {version}: the model of at least that version, please
 inline constexpr QLatin1String kModel{"model"};  // {version, offset, total} + a slice of a model
+// Between two ends' codecs (LinkCodecs): {offset, total}: a change to that slice of the model came
+// after one that was lost; the slice whole, please.
+inline constexpr QLatin1String kCodecResync{"codec_resync"};
 inline constexpr QLatin1String kInit{"init"};  // the master's initial model, to the global server
 // {round}: the master evaluated the final round's model; the global servers wait for it (a master
 // restarted while evaluating it gets it again).

@@ -225,14 +225,33 @@ std::optional<std::chrono::milliseconds> Channel::releaseShaped() {
 }
 
 void Channel::lingerOnClose(std::chrono::milliseconds ms, const QSet<QString>& gone) {
-    const auto deadline = LinkShaper::Clock::now() + ms;
+    if (m_shaper) lingerOnShapedLinks(ms, gone);
+    if (m_plane) awaitBulkRead(ms, gone);
+    m_socket.set(zmq::sockopt::linger, int(ms.count()));
+    if (m_plane) m_plane->lingerOnClose(ms);
+}
+
+// What an emulated link holds goes out as the link carries it, however long that takes (the final
+// model down a slow WAN to every worker of a party: 6 s each at 1 Mbit/s), but none to a peer gone.
+// (Cut at `ms`, the last ones were lost unsaid, and the workers waited for them for ever.)
+void Channel::lingerOnShapedLinks(std::chrono::milliseconds ms, const QSet<QString>& gone) {
+    const auto dropped = [this](const std::vector<LinkShaper::Pending>& held, const QString& why) {
+        for (const LinkShaper::Pending& p : held) {
+            ++m_undeliverable;
+            m_rejections->undelivered(p.peer, QStringLiteral("dropped one '%1' message: %2").arg(p.type, why));
+        }
+    };
+    dropped(m_shaper->takeHeld(this, [&gone](const QString& peer) { return gone.contains(peer); }),
+            QStringLiteral("it is down, and this end closes"));
+    // (A linger of 0 drops them: a channel replaced by one to a server that moved, whose pushes
+    // go to it again.)
+    const auto now = LinkShaper::Clock::now();
+    const auto deadline = ms.count() > 0 ? std::max(now + ms, m_shaper->lastDue(this).value_or(now) + ms) : now;
     while (const auto wait = releaseShaped()) {
         if (LinkShaper::Clock::now() + *wait > deadline) break;
         std::this_thread::sleep_for(*wait);
     }
-    if (m_plane) awaitBulkRead(ms, gone);
-    m_socket.set(zmq::sockopt::linger, int(ms.count()));
-    if (m_plane) m_plane->lingerOnClose(ms);
+    dropped(m_shaper->takeHeld(this), QStringLiteral("its emulated link had not carried it when this end closed"));
 }
 
 // Until the peers say they read every sealed frame sent them (SealedPlane::markEnd), or the
@@ -323,10 +342,19 @@ std::optional<Envelope> Channel::deliver(const QString& peer, std::vector<zmq::m
         if (consumed) *consumed = true;
         return std::nullopt;
     }
+    const auto answer = [&] {
+        for (Message& a : m_transform->takeAnswers(peer)) sendOn(peer, route, std::move(a));
+    };
+    if (m_transform && m_transform->takeControl(peer, *d.message)) {
+        answer();
+        if (consumed) *consumed = true;
+        return std::nullopt;
+    }
     if (m_transform)
         if (const QString error = m_transform->incoming(peer, *d.message); !error.isEmpty()) {
             m_stats->count(WireError::BadPayload);
             m_rejections->reject(peer, error);
+            answer();
             return refusedFrom(peer);
         }
     return Envelope{peer, std::move(*d.message), std::move(route)};

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <deque>
 #include <optional>
+#include <vector>
 
 namespace hips {
 
@@ -37,6 +38,19 @@ public:
     }
     // Empty, or why the message is refused: then it is counted (WireError::BadPayload) and dropped.
     virtual QString incoming(const QString& peer, Message& m) = 0;
+    // A message between the two ends' transforms (LinkCodecs: a slice asked for whole): taken
+    // here, never delivered.
+    virtual bool takeControl(const QString& peer, const Message& m) {
+        Q_UNUSED(peer)
+        Q_UNUSED(m)
+        return false;
+    }
+    // What the transform has to send `peer` now, after a message of its was refused or taken
+    // (LinkCodecs: the ask for a slice whole; the slice whole). Sent on the connection it came on.
+    virtual std::vector<Message> takeAnswers(const QString& peer) {
+        Q_UNUSED(peer)
+        return {};
+    }
 };
 
 struct Envelope {
@@ -118,7 +132,9 @@ public:
     std::optional<std::chrono::milliseconds> releaseShaped();
     // On a graceful exit, give queued messages this long to leave before the socket closes
     // (the default linger of 0 drops them, which is right only when aborting).
-    // Held messages (emulated WAN) are sent first, waiting for them up to the same time. Sealed
+    // Held messages (emulated WAN) are sent first, as their links carry them (however long), but
+    // none to a peer in `gone`, and none with `ms` 0; those are dropped, and counted as
+    // undeliverable. Sealed
     // links: each peer sent frames in the last `ms` is waited for until it has read them, except
     // those in `gone` (declared down: a stopped peer never reads them).
     void lingerOnClose(std::chrono::milliseconds ms, const QSet<QString>& gone = {});
@@ -129,6 +145,7 @@ private:
     bool transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes);
     std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
     std::optional<Envelope> receiveSealed(std::chrono::milliseconds timeout);
+    void lingerOnShapedLinks(std::chrono::milliseconds ms, const QSet<QString>& gone);
     void awaitBulkRead(std::chrono::milliseconds linger, const QSet<QString>& gone);
     bool sendOn(const QString& peer, const QByteArray& route, Message&& m);
     void readSealedArrivals();

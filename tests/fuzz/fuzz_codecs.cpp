@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Message m(data[0] & 8 ? message::kModel : message::kPush, {{QStringLiteral("offset"), 0},
                                                                    {QStringLiteral("total"), qint64(n)},
                                                                    {QStringLiteral("codec"), codec.spec()},
-                                                                   {QStringLiteral("dense"), bool(data[0] & 16)}});
+                                                                   {QStringLiteral("dense"), bool(data[0] & 16)},
+                                                                   {QStringLiteral("seq"), qint64(data[0] >> 5)}});
         m.frames.emplace_back(frame, bytes);
         if (link.incoming(QStringLiteral("p/server0"), m).isEmpty() && m.frames[0].size() != n * sizeof(float)) __builtin_trap();
     }

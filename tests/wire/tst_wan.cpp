@@ -1,5 +1,6 @@
 // Emulated WAN links: the shaper's arithmetic (a FIFO link of a rate and a delay), which links a
 // party's `wan` shapes for each role, and the setting as the topology reads and writes it.
+#include "Channel.h"
 #include "LinkShaper.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
@@ -99,12 +100,62 @@ private Q_SLOTS:
         QVERIFY(shaper.empty(&second));
     }
 
-    void aLinkHoldsNoMoreThanASocketQueue() {
+    // A sender holds as many messages for a peer as a socket's queue of one connection would. Per
+    // link, a model sent at once to a party's many workers lost its last slices.
+    void aPeerIsHeldNoMoreThanASocketQueue() {
         LinkShaper shaper([](const QString&) { return std::nullopt; });
-        const LinkShape slow{QStringLiteral("wan:p"), 1, milliseconds(0)};  // 1 byte/s: nothing leaves
-        for (size_t i = 0; i < LinkShaper::kMaxHeld; ++i) QVERIFY(shaper.enqueue(kSender, slow, message("a", 1)));
-        QVERIFY(!shaper.enqueue(kSender, slow, message("a", 1)));
-        QVERIFY(shaper.enqueue(kSender, {QStringLiteral("wan:q"), 1, milliseconds(0)}, message("b", 1)));  // another link
+        const LinkShape fast{QStringLiteral("wan:p"), 1e12, milliseconds(0)};
+        for (size_t i = 0; i < LinkShaper::kMaxHeld; ++i) QVERIFY(shaper.enqueue(kSender, fast, message("a", 1)));
+        QVERIFY(!shaper.enqueue(kSender, fast, message("a", 1)));
+        QVERIFY(shaper.enqueue(kSender, fast, message("b", 1)));  // another peer on the same link
+        QVERIFY(shaper.enqueue(&shaper, fast, message("a", 1)));  // another sender
+        std::this_thread::sleep_until(*shaper.lastDue(kSender));
+        int sent = 0;
+        shaper.releaseDue(kSender, [&](LinkShaper::Pending&) { ++sent; });
+        QCOMPARE(sent, int(LinkShaper::kMaxHeld) + 1);
+        QVERIFY(shaper.enqueue(kSender, fast, message("a", 1)));  // room again once they left
+    }
+
+    // What a closing channel does with what it holds: takes out a gone peer's, and the rest when
+    // it gives up; the last due time says how long the link needs.
+    void heldMessagesAreTakenOutByPeer() {
+        LinkShaper shaper([](const QString&) { return std::nullopt; });
+        const LinkShape link{QStringLiteral("wan:p"), 1e6, milliseconds(50)};
+        const auto start = LinkShaper::Clock::now();
+        for (const char* peer : {"a", "b", "a"}) QVERIFY(shaper.enqueue(kSender, link, message(peer, 100000)));
+        QVERIFY(*shaper.lastDue(kSender) >= start + milliseconds(350));
+        const std::vector<LinkShaper::Pending> gone = shaper.takeHeld(kSender, [](const QString& p) { return p == "b"; });
+        QCOMPARE(int(gone.size()), 1);
+        QCOMPARE(gone[0].peer, QStringLiteral("b"));
+        QCOMPARE(int(shaper.takeHeld(kSender).size()), 2);
+        QVERIFY(shaper.empty(kSender) && !shaper.lastDue(kSender));
+        for (size_t i = 0; i < LinkShaper::kMaxHeld; ++i) QVERIFY(shaper.enqueue(kSender, link, message("a", 1)));  // (none held now)
+    }
+
+    // A channel that closes sends what its emulated link still holds, as the link carries it, past
+    // its linger: 0.3 s of messages at 1 MB/s beside a linger of 0.1 s. (Cut at the linger, the
+    // final model down a slow WAN never reached the last workers, who waited for it for ever.)
+    void aClosingChannelSendsWhatItsLinkHolds() {
+        zmq::context_t ctx(1);
+        Channel server = Channel::router(ctx, "srv", "inproc://wanlinger", CurveConfig{});
+        Channel worker = Channel::dealer(ctx, "w", "inproc://wanlinger", "srv", CurveConfig{});
+        worker.send(Message(QStringLiteral("hello")));
+        QVERIFY(server.receive(seconds(5)));
+        server.setLinkShaper(std::make_shared<LinkShaper>([](const QString&) {
+            return LinkShape{QStringLiteral("wan:p"), 1e6, milliseconds(0)};
+        }));
+        for (int i = 0; i < 3; ++i) {
+            Message m(QStringLiteral("model"), {{QStringLiteral("i"), i}});
+            m.frames.emplace_back(std::string(100000, 'x'));
+            QVERIFY(server.send("w", std::move(m)));
+        }
+        server.lingerOnClose(milliseconds(100));
+        for (int i = 0; i < 3; ++i) {
+            const auto e = worker.receive(seconds(5));
+            QVERIFY(e);
+            QCOMPARE(e->message.integer(QStringLiteral("i")), qint64(i));
+        }
+        QCOMPARE(server.undeliverable(), quint64(0));
     }
 
     void aPartyWanShapesOnlyItsCrossingLinks() {

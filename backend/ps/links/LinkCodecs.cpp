@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace hips {
 
@@ -16,6 +17,7 @@ namespace {
 
 const QString kCodec = QStringLiteral("codec");
 const QString kDense = QStringLiteral("dense");
+const QString kSeq = QStringLiteral("seq");
 
 bool carriesFloats(const Message& m) {
     return m.type == message::kPush || m.type == message::kModel;
@@ -41,6 +43,10 @@ LinkCodecs::Link& LinkCodecs::linkTo(QHash<QString, Link>& links, const QString&
         link.floats.assign(total, 0.0f);
         link.momentum.clear();
         link.messages.assign(sliceCount(total), 0);
+        link.numbers.assign(sliceCount(total), 0);
+        link.lastHeaders.assign(sliceCount(total), {});
+        link.wholeNext.assign(sliceCount(total), 0);
+        link.lastWhole.assign(sliceCount(total), 0);
         link.sent.clear();
     }
     return link;
@@ -132,9 +138,13 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
     } else {
         Link& link = linkTo(m_modelsOut, peer, size_t(total));
         float* replica = link.floats.data() + offset;
+        link.lastHeaders[slice] = m.fields;
+        const quint32 seq = link.numbers[slice]++;
+        m.fields.insert(kSeq, qint64(seq));
         const size_t sent = link.messages[slice]++;
         QByteArray frame;
-        if (sent > 0) {  // the peer's first model of this slice goes whole: it holds nothing yet
+        // The peer's first model of this slice goes whole (it holds nothing yet), and so does one it asked for whole.
+        if (sent > 0 && !std::exchange(link.wholeNext[slice], 0)) {
             for (size_t i = 0; i < n; ++i) input[i] -= replica[i];
             frame = sent <= codec->warmupMessages()
                         ? codec->encodeWarmingUp(input.data(), n, decoded.data(), m_aggregateOf, warmupProgress(sent - 1, *codec))
@@ -144,6 +154,7 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
         }
         if (frame.isEmpty()) {
             std::memcpy(replica, input.data(), n * sizeof(float));
+            link.lastWhole[slice] = seq;
             sendWhole(m, input);
         } else {
             for (size_t i = 0; i < n; ++i) replica[i] += decoded[i];
@@ -202,11 +213,15 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
         Link& link = linkTo(m_modelsIn, peer, size_t(total));
         float* replica = link.floats.data() + offset;
         const size_t slice = size_t(offset) / kSliceFloats;
+        const qint64 seq = m.integer(kSeq, -1);
+        if (seq < 0 || seq >= qint64(std::numeric_limits<quint32>::max()))
+            return QStringLiteral("a compressed model slice without its number (seq)");
         if (dense) {
-            ++link.messages[slice];
+            link.numbers[slice] = quint32(seq) + 1;
             std::memcpy(replica, out.data(), n * sizeof(float));
         } else {
-            if (link.messages[slice] == 0) return QStringLiteral("a change to a model slice this end never had whole");
+            if (link.numbers[slice] != quint32(seq)) return refuseChange(peer, link, offset, total, seq);
+            ++link.numbers[slice];
             for (size_t i = 0; i < n; ++i) replica[i] += out[i];
             std::memcpy(out.data(), replica, n * sizeof(float));
         }
@@ -221,6 +236,50 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
     m.fields.remove(kCodec);
     m.fields.remove(kDense);
     return {};
+}
+
+// A model change that does not follow the last this end added (one was lost on the way, or none
+// came whole): refused, and the slice asked for whole. The changes that were on their way when it
+// was asked ask too: the sender answers only an ask of a change after its last whole.
+QString LinkCodecs::refuseChange(const QString& peer, const Link& link, qint64 offset, qint64 total, qint64 seq) {
+    const quint32 expected = link.numbers[size_t(offset) / kSliceFloats];
+    m_answers[peer].push_back(Message(
+        message::kCodecResync, {{QStringLiteral("offset"), offset}, {QStringLiteral("total"), total}, {QStringLiteral("seq"), seq}}));
+    if (expected == 0) return QStringLiteral("a change to a model slice this end never had whole; the slice is asked for whole");
+    return QStringLiteral("model change %1 of values %2.. where %3 was next: one was lost on the way; the slice is asked for whole")
+        .arg(seq)
+        .arg(offset)
+        .arg(expected);
+}
+
+// The peer asks for a slice of the model whole: it goes at once, as the peer should hold it (the
+// replica here), under the header of the last model of it sent.
+bool LinkCodecs::takeControl(const QString& peer, const Message& m) {
+    if (m.type != message::kCodecResync) return false;
+    const qint64 offset = m.integer(QStringLiteral("offset"), -1), total = m.integer(QStringLiteral("total"), -1);
+    const auto it = m_modelsOut.find(peer);
+    if (it == m_modelsOut.end() || total != qint64(it->floats.size()) || offset < 0 || offset >= total || offset % qint64(kSliceFloats))
+        return true;  // (nothing sent it of that model: its next model goes whole anyway)
+    Link& link = *it;
+    const size_t slice = size_t(offset) / kSliceFloats, n = std::min(kSliceFloats, size_t(total - offset));
+    // Only an ask of a change this end sent after its last whole: the others are answered by that
+    // whole, on its way (and a peer's asks cost no more wholes than the changes it was sent).
+    const qint64 refused = m.integer(QStringLiteral("seq"), -1);
+    if (link.lastHeaders[slice].isEmpty() || refused <= qint64(link.lastWhole[slice]) || refused >= qint64(link.numbers[slice]))
+        return true;
+    link.wholeNext[slice] = 1;
+    Message again(message::kModel, link.lastHeaders[slice]);
+    again.frames.push_back(frameOf(link.floats.data() + offset, n * sizeof(float)));
+    m_answers[peer].push_back(std::move(again));
+    return true;
+}
+
+std::vector<Message> LinkCodecs::takeAnswers(const QString& peer) {
+    const auto it = m_answers.find(peer);
+    if (it == m_answers.end()) return {};
+    std::vector<Message> answers = std::move(it->second);
+    m_answers.erase(it);
+    return answers;
 }
 
 std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx) {

@@ -5,7 +5,12 @@
 // momentum correction, GeoMX's BSC, the residual gathers the pushes' momentum). Models are sent as
 // the change from what the peer holds, a replica of it kept here per peer, so what a lossy codec
 // could not say in one round goes out in the next; the first model a peer gets goes whole (dense),
-// and so do the first `codec_warmup` rounds' pushes and models (DGC's warm-up).
+// and so do the first `codec_warmup` rounds' pushes and models (DGC's warm-up). Each model slice
+// is numbered (`seq`): a change that follows one lost on the way (a connection that dropped) is
+// refused, and the receiver asks (codec_resync, naming it) for the slice whole, which the sender
+// sends at once from its replica, unless it sent one whole after that change already (the asks of
+// the changes that were on their way); added to a replica that missed one, every later model was
+// wrong.
 // The codec's spec travels in each header and must equal this end's: a mismatch is refused and
 // counted, with both named, like every malformed frame.
 #include "Channel.h"
@@ -14,6 +19,7 @@
 
 #include <QHash>
 #include <algorithm>
+#include <map>
 #include <vector>
 
 namespace hips {
@@ -37,12 +43,20 @@ public:
     void outgoing(const QString& peer, Message& m) override;
     void undelivered(const QString& peer, const Message& m) override;
     QString incoming(const QString& peer, Message& m) override;
+    bool takeControl(const QString& peer, const Message& m) override;
+    std::vector<Message> takeAnswers(const QString& peer) override;
 
 private:
     struct Link {
         std::vector<float> floats;  // pushes: the residual; models: the replica of what the peer holds
         std::vector<float> momentum;  // pushes under momentum correction: u
-        std::vector<quint32> messages;  // per slice: messages sent (out); models received whole (in)
+        std::vector<quint32> messages;  // per slice: messages sent (out, counting the warm-up)
+        // Models, per slice: out, the number the next goes with (`seq`), and the header of the last
+        // (to send it again whole when asked); in, the number expected next (0: none had whole).
+        std::vector<quint32> numbers;
+        std::vector<QCborMap> lastHeaders;
+        std::vector<char> wholeNext;  // out: the peer asked for the slice whole
+        std::vector<quint32> lastWhole;  // out: the number of the last sent whole (an ask before it is answered)
         // Pushes, per slice: the last one as it went. The same push sent again (to a global server
         // that restarted and lost it) goes as it went, not through the feedback a second time.
         struct Sent {
@@ -56,6 +70,7 @@ private:
     static void addResidual(Link& link, float momentum, size_t offset, std::vector<float>& input);
     static void sendWhole(Message& m, const std::vector<float>& input);
     static bool sendAsBefore(Link::Sent& sent, Message& m, qint64 round, qint64 base);
+    QString refuseChange(const QString& peer, const Link& link, qint64 offset, qint64 total, qint64 seq);
     static void keepResidual(Link& link, size_t offset, const std::vector<float>& input, const std::vector<float>& decoded);
 
     std::function<const GradientCodec*(const QString&)> m_codecOf;
@@ -63,6 +78,7 @@ private:
     size_t m_aggregateOf = 1;
     bool m_pushesAreModelChanges = true;
     QHash<QString, Link> m_pushesOut, m_modelsOut, m_modelsIn;
+    std::map<QString, std::vector<Message>> m_answers;  // (takeAnswers; move-only messages, so not a QHash)
 };
 
 // The codecs of `ctx`'s links, or nullptr when both tiers send floats as they are.
