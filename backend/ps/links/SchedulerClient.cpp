@@ -111,9 +111,10 @@ bool SchedulerClient::keepCopy(Message point, qint64 version) {
         m_copy = std::move(point);
     }
     m_keepsCopies = true;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(m_ctx.training().heartbeatTimeoutS);
+    // (reply_timeout_s: a large model's copy takes its time on the scheduler's link)
+    const auto deadline = std::chrono::steady_clock::now() + m_ctx.replyTimeout();
     while (std::chrono::steady_clock::now() < deadline) {
-        working();  // (waiting for the scheduler is this thread's work)
+        throwIfAborted();  // (waiting for the scheduler is this thread's work; superseded, it stops here)
         {
             std::lock_guard lock(m_mutex);
             if (m_copyKept >= version) return true;

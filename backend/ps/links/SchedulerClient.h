@@ -72,8 +72,10 @@ public:
 
     // A global server with a standby host: sends its recovery point to the scheduler and waits
     // until the scheduler has kept it (RecoveryCopy.h). False when it did not say so within
-    // heartbeat_timeout_s (it is down or was restarted): the copy then lags behind until the
-    // scheduler asks this node to register again, when it gets the newest one.
+    // reply_timeout_s (it is down, or cut off from this host): the server then publishes
+    // nothing more (its standby would go on from an older model than the parties'). A scheduler
+    // restarted meanwhile asks this node to register again, and gets the newest copy then.
+    // Throws (RoleError) when this process is superseded or the run aborted while it waits.
     bool keepCopy(Message point, qint64 version);
     // The newest version the scheduler (this one: -1 after it was restarted) said it kept.
     qint64 copyKept() const {

@@ -198,12 +198,21 @@ private:
         if (e.isEmpty()) e = writeCheckpoint(recoveryDirectory(), c, m_ctx.training(), m_ctx.node.rank, /*keepPrevious=*/false);
         // Without it a restart would go back further than the parties: that is no longer a restart.
         if (!e.isEmpty()) throw RoleError("cannot keep the model a restart would recover: " + e.toStdString());
-        if (!m_ctx.node.standbyHost.isEmpty() && !m_scheduler.keepCopy(recoveryPointMessage(c), c.version))
-            std::fprintf(roleErr(),
-                         "%s: the global scheduler did not confirm its copy of version %lld within %d s; a start on the "
-                         "standby host %s would go back to an older one\n",
-                         qPrintable(m_ctx.node.id), static_cast<long long>(c.version), m_ctx.training().heartbeatTimeoutS,
-                         qPrintable(m_ctx.node.standbyHost));
+        confirmCopy(c);
+    }
+
+    // A server with a standby host publishes only models the global scheduler holds a copy of.
+    // Published unconfirmed (the scheduler cut off from this host, the parties not), the parties
+    // went on ahead of the copy its standby host would start from, and their rounds were lost.
+    void confirmCopy(const Checkpoint& c) {
+        if (m_ctx.node.standbyHost.isEmpty() || m_scheduler.keepCopy(recoveryPointMessage(c), c.version)) return;
+        throw RoleError(QStringLiteral("the global scheduler did not confirm its copy of model version %1 within %2 s "
+                                       "(reply_timeout_s); this server publishes nothing its standby host %3 could "
+                                       "not go on from. Check that the scheduler's host reaches this one")
+                            .arg(c.version)
+                            .arg(m_ctx.training().replyTimeoutS)
+                            .arg(m_ctx.node.standbyHost)
+                            .toStdString());
     }
 
     // A global server restarted by its agent (fault_policy continue) finds the model it last kept
@@ -225,6 +234,7 @@ private:
             QString copyError;
             std::optional<Checkpoint> copy = m_scheduler.recoveryPoint(m_shardSize, &copyError);
             if (copyError.isEmpty() && copy && copy->version > c->version) c = std::move(copy);
+            else if (!copy || copy->version < c->version) confirmCopy(*c);  // (its last was never confirmed: it stopped)
         }
         return goOnFrom(std::move(*c));
     }
