@@ -215,7 +215,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="112"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -230,7 +230,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="117"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -249,7 +249,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="117"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -350,27 +350,27 @@
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
         <source>signal %1</source>
         <translation>信号 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="75"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
         <source>&lt;p&gt;No processes were recorded for this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;本次运行没有记录任何进程。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>process</source>
         <translation>进程</translation>
     </message>
@@ -383,47 +383,47 @@
         <translation type="vanished">序号</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>pid</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
         <source>state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
         <source>started at</source>
         <translation>启动时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
         <source>ran for</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
         <source>exit</source>
         <translation>退出码</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="79"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="103"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="108"/>
         <source>Attacks and robust aggregation</source>
         <translation>攻击与鲁棒聚合</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
         <source>attackers</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
         <source>rejected by the rules</source>
         <translation>被规则拒绝</translation>
     </message>
@@ -432,139 +432,149 @@
         <translation type="vanished">&lt;p&gt;无。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="50"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="51"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="50"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="51"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="109"/>
+        <source>&lt;p&gt;No attacks, and the rules rejected nothing.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;没有攻击，规则也未拒绝任何内容。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="111"/>
+        <source>&lt;p&gt;%1 more rounds in the JSON export.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;另有 %1 轮见 JSON 导出。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <source>at</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <source>level</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="127"/>
         <source>&lt;p&gt;%1 more in the JSON export.&lt;/p&gt;</source>
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
         <location filename="../ui/report/ReportWriter.cpp" line="90"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="163"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
         <source>%1 (and %2 paused before a resume)</source>
         <translation>%1（另有 %2 暂停于恢复之前）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="175"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
         <source>Best test %1</source>
         <translation>最佳测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
         <source>Final test %1</source>
         <translation>最终测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
         <source>Final top-5 accuracy</source>
         <translation>最终 top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="184"/>
         <source>- (a regression)</source>
         <translation>-（回归任务）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="182"/>
         <source>- (fewer than 5 classes)</source>
         <translation>-（类别少于 5 个）</translation>
     </message>
@@ -577,37 +587,37 @@
         <translation type="vanished">最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="184"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="186"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="187"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="187"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="188"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="183"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="191"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
@@ -616,48 +626,48 @@
         <translation type="vanished">无：更新按原样发出</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="189"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="189"/>
         <source>%1, listed at the end</source>
         <translation>%1 条，列于文末</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="193"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="187"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="195"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="189"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="197"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="194"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="202"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="197"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="205"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="202"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="210"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="205"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="189"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="213"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -681,17 +691,17 @@
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="59"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="60"/>
         <source>%1 (central party)</source>
         <translation>%1（中心参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="60"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="61"/>
         <source>%1 (%2, no party server)</source>
         <translation>%1（%2，无参与方服务器）</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="166"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="168"/>
         <source>aggregates up, model down</source>
         <translation>聚合结果上行，模型下行</translation>
     </message>
@@ -1773,42 +1783,42 @@
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="162"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="164"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and client sampling draws some of them: remove clients_per_round, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各 worker 的方式解码每轮的贡献，而客户端采样只抽取其中一部分：请删除 clients_per_round，或换用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="168"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="170"/>
         <source>draco_cyclic decodes only exact codewords, and party_compression %1 rounds every worker&apos;s push: no round would decode; set it to none</source>
         <translation>draco_cyclic 只能解码精确的码字，而 party_compression %1 会对每个 worker 的推送取整：没有一轮能解码；请将其设为 none</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="178"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="180"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="202"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="204"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="221"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="223"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="251"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="253"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="252"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="254"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="253"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="255"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -2881,7 +2891,7 @@
 <context>
     <name>hips::LiveChart</name>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="92"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="93"/>
         <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
         <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
     </message>
@@ -2902,27 +2912,27 @@
         <translation type="vanished">将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="296"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="297"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="301"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="302"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="301"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="302"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="394"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="395"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="475"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="474"/>
         <source>%1: not evaluated</source>
         <translation>%1：未评估</translation>
     </message>
@@ -2947,12 +2957,12 @@
         <translation type="vanished">CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="448"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="447"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="450"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="449"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -4323,7 +4333,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <location filename="../ui/charts/RunCharts.cpp" line="169"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="318"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="320"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -4345,7 +4355,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <location filename="../ui/charts/RunCharts.cpp" line="35"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="413"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="415"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -4465,22 +4475,22 @@
         <translation>EMA 平滑（按 TensorBoard 的方式去偏）；原始曲线保留，以浅色显示</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="297"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="298"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="299"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="300"/>
         <source>%1 MB in the run (%2 by this round)</source>
         <translation>整个运行 %1 MB（截至本轮 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="301"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="303"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="354"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="356"/>
         <source>%1, across</source>
         <translation>%1，跨参与方</translation>
     </message>
@@ -4534,13 +4544,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="175"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="410"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="412"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="176"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="411"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="413"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -4556,7 +4566,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="190"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="318"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="320"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -4566,17 +4576,17 @@
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="232"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="233"/>
         <source>Staleness: none in mode %1 (every push is of its round)</source>
         <translation>陈旧度：%1 模式下没有（每次推送都属于其本轮）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="249"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="250"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="275"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="276"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
@@ -4589,22 +4599,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="372"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="374"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="379"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="380"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="382"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -4613,32 +4623,32 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>&lt;p&gt;Secure aggregation: the global server sees only the parties&apos; sum&lt;/p&gt;</source>
         <translation>&lt;p&gt;安全聚合：全局服务器只能看到各参与方的总和&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="398"/>
         <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
         <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="400"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="402"/>
         <source>party servers</source>
         <translation>参与方服务器</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="400"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="402"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="413"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="415"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>

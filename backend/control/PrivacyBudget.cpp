@@ -103,6 +103,26 @@ int mostDraws(const Topology& t, int rounds) {
     return most;
 }
 
+DrawTally::DrawTally(Topology t) : m_topology(std::move(t)) {}
+
+int DrawTally::mostBy(int round) {
+    if (!samplesClients(m_topology)) return mostDraws(m_topology, round);  // (no draws: no cost)
+    if (round < m_counted || m_counted == 0) {
+        m_draws = rerunDraws(m_topology);
+        m_counted = 0;
+        m_most = 0;
+        for (int d : std::as_const(m_draws)) m_most = std::max(m_most, d);
+    }
+    for (; m_counted < round; ++m_counted)
+        for (const QString& worker : sampledWorkers(m_topology, m_counted + 1)) m_most = std::max(m_most, ++m_draws[worker]);
+    return m_most;
+}
+
+double DrawTally::epsilonBy(int round) {
+    const auto& privacy = m_topology.training.privacy;
+    return privacy ? privacyEpsilon(*privacy, mostBy(round)) : 0;
+}
+
 int roundsWithinDraws(const Topology& t, int rounds, int draws) {
     QHash<QString, int> drawn = rerunDraws(t);
     if (!samplesClients(t)) return std::clamp(draws - drawn.value(QString()), 0, rounds);

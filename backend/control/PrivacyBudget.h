@@ -5,6 +5,7 @@
 // round (sampling none), accounted by PrivacyAccountant.
 #include "Topology.h"
 
+#include <QHash>
 #include <QJsonObject>
 
 namespace hips {
@@ -28,6 +29,20 @@ double privacyEpsilon(const PrivacySettings& p, int rounds);
 double privacyEpsilon(const Topology& t, int rounds);
 // The most rounds of the first `rounds` that one worker is drawn for (rounds without sampling).
 int mostDraws(const Topology& t, int rounds);
+// mostDraws round after round, each round's draw counted once: the GUI's facts ask at every round
+// of a run, where mostDraws from the start each time cost the rounds squared (a 1,000-round run
+// replayed from the history froze the window). A round before the last asked starts it over.
+class DrawTally {
+public:
+    explicit DrawTally(Topology t);
+    int mostBy(int round);
+    double epsilonBy(int round);  // privacyEpsilon(t, round)
+
+private:
+    Topology m_topology;
+    QHash<QString, int> m_draws;
+    int m_counted = 0, m_most = 0;
+};
 // The most of the first `rounds` rounds in which no worker is drawn more than `draws` times.
 int roundsWithinDraws(const Topology& t, int rounds, int draws);
 // Both count the rounds resumes trained again (privacy.rerun_rounds) on top.

@@ -60,7 +60,9 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
             p.rmse = r.value(metric::kTestRmse).toDouble(qQNaN());
             if (std::isnan(m_bestRmse) || p.rmse < m_bestRmse) m_bestRmse = p.rmse;
         } else {
-            p.accuracy = r.value(metric::kTestAccuracy).toDouble();
+            // (none: a regression's RMSE that was no number, which the history does not keep: not 0,
+            // which read as a perfect score)
+            p.accuracy = r.value(metric::kTestAccuracy).toDouble(qQNaN());
             if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
         }
     }

@@ -137,10 +137,7 @@ void RunReport::derive() {
     bytesAcross = acrossMBByTime.isEmpty() ? 0 : acrossMBByTime.last().y() * 1e6;
 }
 
-// A field as RFC 4180 has it (quoted when it holds a comma, a quote or a line break, a lone CR
-// too); text that a spreadsheet would take for a formula (=, +, -, @ first: a name from a history
-// file may be "=HYPERLINK(...)") gets a leading apostrophe, as spreadsheets themselves write it.
-static QByteArray csvField(const QString& s) {
+QByteArray csvField(const QString& s) {
     QString text = s;
     if (!text.isEmpty() && QStringLiteral("=+-@\t\r").contains(text.front())) text.prepend(QLatin1Char('\''));
     if (!text.contains(',') && !text.contains('"') && !text.contains('\n') && !text.contains('\r')) return text.toUtf8();

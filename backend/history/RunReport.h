@@ -10,6 +10,11 @@
 
 namespace hips {
 
+// A field as RFC 4180 has it (quoted when it holds a comma, a quote or a line break, a lone CR
+// too); text that a spreadsheet would take for a formula (=, +, -, @ first: a name from a history
+// file may be "=HYPERLINK(...)") gets a leading apostrophe, as spreadsheets themselves write it.
+QByteArray csvField(const QString& s);
+
 struct RunReport {
     RunRecord run;
     RunFacts facts;

@@ -42,8 +42,8 @@ std::optional<ScoreRecord> ScoreRecord::from(const QJsonObject& r) {
     s.kind = party ? kPartyEval : kEval;
     s.round = r.value(kRound).toInt(-1);
     s.rmse = r.contains(kTestRmse);
-    s.score = r.value(s.rmse ? kTestRmse : kTestAccuracy).toDouble();
-    if (r.contains(kTestLoss)) s.loss = r.value(kTestLoss).toDouble();
+    s.score = r.value(s.rmse ? kTestRmse : kTestAccuracy).toDouble(qQNaN());  // (null: the model diverged, not 0)
+    if (r.contains(kTestLoss)) s.loss = r.value(kTestLoss).toDouble(qQNaN());
     return s;
 }
 

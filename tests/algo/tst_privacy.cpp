@@ -216,6 +216,20 @@ private Q_SLOTS:
         QVERIFY(settlePrivacy(&cutRun).cut);
         QCOMPARE(mostDraws(cutRun, cutRun.training.rounds), 3);
         QVERIFY(mostDraws(run, cutRun.training.rounds + 1) > 3);
+
+        // The GUI's tally, round by round, says what mostDraws says, and after a round asked
+        // again from the start (a replay), too; with resumes' rounds trained again on top.
+        Topology rerun = run;
+        rerun.training.privacy->rerunRounds = {{3, 6}};
+        for (const Topology& t : {run, rerun}) {
+            DrawTally tally(t);
+            for (int pass = 0; pass < 2; ++pass)
+                for (int round = 1; round <= 20; ++round) {
+                    QCOMPARE(tally.mostBy(round), mostDraws(t, round));
+                    QCOMPARE(tally.epsilonBy(round), privacyEpsilon(t, round));
+                }
+            QCOMPARE(tally.mostBy(7), mostDraws(t, 7));
+        }
     }
 
     void secureAggregationIsReadCheckedAndStated() {

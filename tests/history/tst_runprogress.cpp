@@ -81,6 +81,13 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), 1);
         QVERIFY2(std::isnan(rows[0].testLoss), qPrintable(QString::number(rows[0].testLoss)));
         QVERIFY2(std::isnan(rows[0].testRmse) && std::isnan(rows[0].testAccuracy), qPrintable(QString::number(rows[0].testRmse)));
+        // Replayed from the history, which keeps numbers only: the evaluation has neither score.
+        RunProgress replayed(1, 1, 1);
+        QVERIFY(replayed.ingest(rec("aggregate", 1), 1.0).isEmpty());
+        QVERIFY(replayed.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 10}}), 1.5).isEmpty());
+        const QList<RoundRow> again = replayed.ingest(rec("eval", 1, {{"eval_s", 0.5}}), 2.0);
+        QCOMPARE(again.size(), 1);
+        QVERIFY2(std::isnan(again[0].testScore()), qPrintable(QString::number(again[0].testScore())));
     }
 
     void progressEmitsRoundsInOrderWhenComplete() {

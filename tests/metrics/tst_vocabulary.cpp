@@ -68,6 +68,10 @@ private Q_SLOTS:
         QCOMPARE(rmse->score, 0.07);
         QVERIFY(!rmse->loss);
         QVERIFY(!metric::ScoreRecord::from(QJsonObject{{"kind", "train"}, {"test_acc", 0.9}}));
+        // A diverged model's (null): not a number, never a perfect 0.
+        const auto diverged = metric::ScoreRecord::from(
+            QJsonObject{{"kind", "party_eval"}, {"round", 5}, {"test_rmse", QJsonValue::Null}, {"test_loss", QJsonValue::Null}});
+        QVERIFY(diverged && diverged->rmse && std::isnan(diverged->score) && diverged->loss && std::isnan(*diverged->loss));
     }
 
     // A node's links by tier; a negative or non-numeric byte count reads as 0, not as a wrap.

@@ -140,6 +140,20 @@ private Q_SLOTS:
         QVERIFY(html.contains("Attacks and robust aggregation"));
         QVERIFY2(html.contains("<tr><td>2</td><td>party2/worker0</td><td>party2/server0: 1</td></tr>"), qPrintable(html.right(3000)));
         QVERIFY(!html.contains("party1/worker0</td><td>party2"));  // an honest round is no attack
+
+        // A rule that chooses says what it rejected every round, 0 too: only rounds with an attack
+        // or a rejection are rows, and no more than the events' (a 5,000-round run laid out 5,000).
+        for (int round = 1; round <= 3; round += 2) m_store->appendMetric(run, t + 3, "party1/server0", round, "robust.rejected", 0);
+        for (int round = 10; round < 410; ++round) m_store->appendMetric(run, t + 3, "party1/server0", round, "robust.rejected", 2);
+        m_store->flush();
+        const auto many = RunReport::load(*m_store, run, 0.78, &error);
+        QVERIFY2(many, qPrintable(error));
+        QCOMPARE(writeReport(*many, path("many.html")), QString());
+        const QString long_ = QString::fromUtf8(readAll(path("many.html")));
+        QVERIFY(!long_.contains("<tr><td>1</td><td>-</td>") && !long_.contains("<tr><td>3</td><td>-</td>"));
+        QVERIFY(long_.contains("<tr><td>10</td><td>-</td><td>party1/server0: 2</td></tr>"));
+        QVERIFY(long_.contains("<tr><td>308</td>") && !long_.contains("<tr><td>309</td>"));  // round 2, then 10 … 308: 300 rows
+        QVERIFY2(long_.contains("101 more rounds in the JSON export"), qPrintable(long_.right(2000)));
     }
 
     void pdfHoldsTheTextAndThePages() {
@@ -407,6 +421,26 @@ private Q_SLOTS:
         const int title = QFontMetrics(bold).horizontalAdvance(name + " (central party)");
         QVERIFY2(diagram.width() >= title + kBoxPadding + kMargins,
                  qPrintable(QString("%1 px for a %2 px title").arg(diagram.width()).arg(title)));
+    }
+
+    // A hundred parties of a hundred workers: the picture keeps its shape within the bound (at
+    // full scale it took 650 MB, on the GUI thread).
+    void aHugeTopologysDiagramIsBounded() {
+        TopologyLoad small = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY(small.ok());
+        Topology t = *small.topology;
+        const Party model = t.parties.last();
+        QVERIFY(!model.central);
+        while (t.parties.size() < 100) {
+            Party p = model;
+            p.id = QStringLiteral("party%1").arg(t.parties.size());
+            t.parties.append(p);
+        }
+        const QImage diagram = drawTopologyDiagram(t);
+        QVERIFY(!diagram.isNull());
+        QVERIFY2(std::max(diagram.width(), diagram.height()) <= kDiagramMaxPixels,
+                 qPrintable(QString("%1 × %2 px").arg(diagram.width()).arg(diagram.height())));
+        QVERIFY(diagram.width() > 4 * diagram.height());  // (a row of 99 parties under the central one)
     }
 
     void lttbKeepsEndsCountAndPeaks() {

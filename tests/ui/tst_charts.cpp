@@ -13,7 +13,6 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QComboBox>
-#include <QDateTimeAxis>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -255,6 +254,13 @@ private Q_SLOTS:
                                            "\"say \"\"hi\"\"\",2,2000,1.5,0.75\n"));
         QVERIFY(chart.saveCsv(dir.filePath("missing/c.csv")).contains("missing/c.csv"));
         QVERIFY(chart.savePng(dir.filePath("missing/c.png")).contains("missing/c.png"));
+        // A name from a history file is text, never a formula nor arguments to fill in.
+        LiveChart named("Test accuracy", "accuracy");
+        named.append(named.addLine("=run %2 %3", Qt::red), 3, 3000, 2.5, 0.5);
+        QCOMPARE(named.saveCsv(dir.filePath("n.csv")), QString());
+        QFile again(dir.filePath("n.csv"));
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QCOMPARE(again.readAll(), QByteArray("line,round,wall_ms,elapsed_s,value\n'=run %2 %3,3,3000,2.5,0.5\n"));
         QVERIFY(chart.findChild<QToolButton*>("export_chart"));
     }
 
@@ -276,44 +282,6 @@ private Q_SLOTS:
             QVERIFY2(e.contains(name) && e.contains("no space left"), qPrintable(e));
             QVERIFY(!QFile::exists(disk.filePath(name)));
         }
-    }
-
-    // Two or three rounds once read "1 1 2" and "2 2 2 3"; a zoom gave "0.83409": every label is
-    // distinct, rounds are whole, and labels carry only the digits their step needs.
-    void tickLabelsAreDistinctAndNice() {
-        for (int rounds : {1, 2, 3, 7, 40}) {
-            LiveChart chart("t", "y");
-            const int line = chart.addLine("a", Qt::blue);
-            for (int r = 1; r <= rounds; ++r) chart.append(line, r, 0, r, 0.80 + 0.01 * r);
-            chart.redrawNow();
-            for (QValueAxis* axis : {valueAxis(chart, Qt::Horizontal), valueAxis(chart, Qt::Vertical)}) {
-                const QStringList labels = tickLabels(axis);
-                QVERIFY2(labels.size() >= 2 && labels.size() <= 12, qPrintable(labels.join(' ')));
-                QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
-            }
-            for (const QString& label : tickLabels(valueAxis(chart, Qt::Horizontal))) QVERIFY2(!label.contains('.'), qPrintable(label));
-        }
-        LiveChart chart("t", "y");
-        const int line = chart.addLine("a", Qt::blue);
-        for (int r = 1; r <= 20; ++r) chart.append(line, r, 0, r, 0.8 + 0.004 * r);
-        chart.redrawNow();
-        valueAxis(chart, Qt::Vertical)->setRange(0.83409, 0.83731);  // as a rubber-band zoom sets it
-        const QStringList zoomed = tickLabels(valueAxis(chart, Qt::Vertical));
-        QVERIFY2(zoomed.size() >= 2, qPrintable(zoomed.join(' ')));
-        QCOMPARE(QSet<QString>(zoomed.begin(), zoomed.end()).size(), zoomed.size());
-        for (const QString& label : zoomed) QVERIFY2(label.size() <= 6, qPrintable(zoomed.join(' ')));  // 0.8345, not 0.83409
-    }
-
-    // A log axis spans whole decades, so at least two are labelled however narrow the data.
-    void logAxisShowsTwoDecades() {
-        LiveChart chart("t", "y");
-        const int line = chart.addLine("a", Qt::blue);
-        for (int r = 1; r <= 5; ++r) chart.append(line, r, 0, r, 0.3 + 0.05 * r);
-        chart.setLogY(true);
-        auto* y = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
-        QVERIFY(y);
-        QCOMPARE(y->min(), 0.1);
-        QCOMPARE(y->max(), 1.0);
     }
 
     // A new run starts from fresh axes, not the last run's range or zoom.
@@ -382,30 +350,6 @@ private Q_SLOTS:
         QCOMPARE(drawn(*charts.accuracy(), 3)->name(), QString("party2 (own held-out data)"));
         charts.clear();
         QCOMPARE(charts.accuracy()->lineCount(), 1);
-    }
-
-    // Wall-clock ticks fall on whole steps of the local clock (10:20:30, 10:20:40 …), the same
-    // distance apart, whatever times the rounds came at.
-    void wallClockTicksAreWholeSteps() {
-        for (double span : {7.3, 41.0, 380.0, 5000.0}) {
-            LiveChart chart("t", "y");
-            const int line = chart.addLine("a", Qt::blue);
-            const double start = 1.7e12 + 123.4;
-            for (int k = 0; k <= 10; ++k) chart.append(line, k + 1, start + k * span * 100, k, 0.5 + 0.01 * k);
-            chart.setXAxis(LiveChart::XAxis::WallTime);
-            auto* x = qobject_cast<QDateTimeAxis*>(chart.chart()->axes(Qt::Horizontal).first());
-            QVERIFY(x);
-            const qint64 lo = x->min().toMSecsSinceEpoch(), hi = x->max().toMSecsSinceEpoch();
-            QVERIFY2(x->tickCount() >= 2 && x->tickCount() <= 8, qPrintable(QString::number(x->tickCount())));
-            const qint64 step = (hi - lo) / (x->tickCount() - 1);
-            QCOMPARE((hi - lo) % (x->tickCount() - 1), 0);
-            QVERIFY2(QList<qint64>({1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000})
-                         .contains(step),
-                     qPrintable(QString::number(step)));
-            QCOMPARE((lo + qint64(x->min().offsetFromUtc()) * 1000) % step, 0);
-            QVERIFY(lo <= qint64(start) && hi >= qint64(start + span * 1000));
-            QCOMPARE(x->format(), step < 60000 ? QString("HH:mm:ss") : QString("HH:mm"));
-        }
     }
 
     // A worker has one colour in every chart, live or stored: the topology's order decides it,

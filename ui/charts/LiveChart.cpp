@@ -7,6 +7,7 @@
 #include "Lttb.h"
 #include "NiceTicks.h"
 #include "PrivateFiles.h"
+#include "RunReport.h"
 
 #include <QChart>
 #include <QChartView>
@@ -399,16 +400,14 @@ QString LiveChart::savePng(const QString& path) const {
 QString LiveChart::saveCsv(const QString& path) const {
     QByteArray text = "line,round,wall_ms,elapsed_s,value\n";
     for (const Line& l : m_lines) {
-        QString name = l.name;
-        name.replace('"', QStringLiteral("\"\""));
+        const QByteArray name = csvField(l.name);  // (a name of a run from a history file may hold "%2", or a formula)
         for (const Sample& p : l.samples)
-            text += QStringLiteral("\"%1\",%2,%3,%4,%5\n")
-                        .arg(name)
-                        .arg(p.round)
-                        .arg(p.wallMs, 0, 'f', 0)
-                        .arg(p.elapsed, 0, 'g', 10)
-                        .arg(p.value, 0, 'g', 10)
-                        .toUtf8();
+            text += name + QStringLiteral(",%1,%2,%3,%4\n")
+                               .arg(p.round)
+                               .arg(p.wallMs, 0, 'f', 0)
+                               .arg(p.elapsed, 0, 'g', 10)
+                               .arg(p.value, 0, 'g', 10)
+                               .toUtf8();
     }
     return writeUserFile(path, text);
 }
@@ -476,7 +475,7 @@ bool LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos)
             continue;
         }
         const qsizetype i = at - l.samples.begin();
-        values << QStringLiteral("%1: %2").arg(l.name).arg(m_alpha > 0 ? l.smoothed[i] : l.samples[i].value, 0, 'g', 5);
+        values << QStringLiteral("%1: %2").arg(l.name, QString::number(m_alpha > 0 ? l.smoothed[i] : l.samples[i].value, 'g', 5));
     }
     m_hover->setText(xLabel(shownX) + QStringLiteral(" — ") + values.join(QStringLiteral(", ")));
     Q_EMIT cursorAt(shownX);
@@ -486,7 +485,7 @@ bool LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos)
 
 void LiveChart::onHover(int line, const QPointF& p, bool state) {
     if (!state) return;
-    m_hover->setText(QStringLiteral("%1 — %2: %3").arg(m_lines[line].name, xLabel(p.x())).arg(p.y(), 0, 'g', 5));
+    m_hover->setText(QStringLiteral("%1 — %2: %3").arg(m_lines[line].name, xLabel(p.x()), QString::number(p.y(), 'g', 5)));
 }
 
 }  // namespace hips

@@ -36,10 +36,11 @@ void applyNiceTicks(QValueAxis* axis, bool integers) {
 }
 
 void applyNiceTimeTicks(QDateTimeAxis* axis) {
-    constexpr qint64 kSecond = 1000, kMinute = 60 * kSecond, kHour = 60 * kMinute;
-    static const qint64 steps[] = {kSecond, 2 * kSecond, 5 * kSecond, 10 * kSecond, 15 * kSecond, 30 * kSecond,
-                                   kMinute, 2 * kMinute, 5 * kMinute, 10 * kMinute, 15 * kMinute, 30 * kMinute,
-                                   kHour,   2 * kHour,   3 * kHour,   6 * kHour,    12 * kHour,   24 * kHour};
+    constexpr qint64 kSecond = 1000, kMinute = 60 * kSecond, kHour = 60 * kMinute, kDay = 24 * kHour;
+    static const qint64 steps[] = {kSecond,  2 * kSecond, 5 * kSecond, 10 * kSecond, 15 * kSecond, 30 * kSecond,
+                                   kMinute,  2 * kMinute, 5 * kMinute, 10 * kMinute, 15 * kMinute, 30 * kMinute,
+                                   kHour,    2 * kHour,   3 * kHour,   6 * kHour,    12 * kHour,   kDay,
+                                   2 * kDay, 7 * kDay,    14 * kDay,   30 * kDay,    91 * kDay,    365 * kDay};
     const qint64 lo = axis->min().toMSecsSinceEpoch(), hi = axis->max().toMSecsSinceEpoch();
     qint64 step = steps[std::size(steps) - 1];
     for (qint64 s : steps)
@@ -57,7 +58,10 @@ void applyNiceTimeTicks(QDateTimeAxis* axis) {
         return;
     }
     axis->setTickCount(int((alignedHi - alignedLo) / step) + 1);
-    axis->setFormat(step < kMinute ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
+    // Beyond a day the date: a run of four days had every label "00:00".
+    if (step >= kDay) axis->setFormat(QStringLiteral("yyyy-MM-dd"));
+    else if (alignedHi - alignedLo > kDay) axis->setFormat(QStringLiteral("MM-dd HH:mm"));
+    else axis->setFormat(step < kMinute ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
 }
 
 }  // namespace hips

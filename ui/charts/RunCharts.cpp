@@ -213,10 +213,11 @@ int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QStrin
 }
 
 void RunCharts::setTopology(const Topology& topology) {
-    m_settledRun = topology;  // "auto" noise as the run sets it
-    settlePrivacy(&m_settledRun);
-    m_privacy = m_settledRun.training.privacy;
-    m_secureAggregation = m_settledRun.training.secureAggregation;
+    Topology settled = topology;  // "auto" noise as the run sets it
+    settlePrivacy(&settled);
+    m_privacy = settled.training.privacy;
+    m_secureAggregation = settled.training.secureAggregation;
+    m_draws.emplace(std::move(settled));
     m_colourOf.clear();
     m_partyColourOf.clear();
     for (const Node& node : topology.nodes())
@@ -298,24 +299,25 @@ void RunCharts::showFacts() {
         if (!run || *run == byRound) return round;
         return tr("%1 MB in the run (%2 by this round)").arg(double(*run) / 1e6, 0, 'f', 1).arg(round);
     };
-    m_facts->setText(tr("<h3>Round %1</h3><table cellpadding='3'>"
-                        "<tr><td>Test %10</td><td><b>%2</b></td></tr>"
-                        "<tr><td>Best so far</td><td>%3</td></tr>"
-                        "<tr><td>Training loss</td><td>%4</td></tr>"
-                        "<tr><td>Inside parties</td><td>%5</td></tr>"
-                        "<tr><td>Across parties</td><td>%6</td></tr>"
-                        "<tr><td>Throughput</td><td>%7 samples/s</td></tr>"
-                        "<tr><td>Computing-time ratio</td><td>%8</td></tr>"
-                        "<tr><td>Elapsed</td><td>%9 s</td></tr></table>%11")
-                         .arg(row.round)
-                         .arg(accuracy, std::isnan(best) ? QStringLiteral("-") : QString::number(best, 'f', 4))
-                         .arg(row.trainLoss, 0, 'f', 4)
-                         .arg(traffic(row.bytesInside, m_runTraffic ? std::optional(m_runTraffic->first) : std::nullopt),
-                              traffic(row.bytesAcross, m_runTraffic ? std::optional(m_runTraffic->second) : std::nullopt))
-                         .arg(row.samplesPerSecond, 0, 'f', 0)
-                         .arg(row.computeRatio(), 0, 'f', 3)
-                         .arg(row.elapsed, 0, 'f', 1)
-                         .arg(m_rmse ? tr("RMSE") : tr("accuracy"), privacyFactHtml(row.round) + partyFactsHtml()));
+    m_facts->setText(
+        tr("<h3>Round %1</h3><table cellpadding='3'>"
+           "<tr><td>Test %10</td><td><b>%2</b></td></tr>"
+           "<tr><td>Best so far</td><td>%3</td></tr>"
+           "<tr><td>Training loss</td><td>%4</td></tr>"
+           "<tr><td>Inside parties</td><td>%5</td></tr>"
+           "<tr><td>Across parties</td><td>%6</td></tr>"
+           "<tr><td>Throughput</td><td>%7 samples/s</td></tr>"
+           "<tr><td>Computing-time ratio</td><td>%8</td></tr>"
+           "<tr><td>Elapsed</td><td>%9 s</td></tr></table>%11")
+            .arg(row.round)
+            .arg(accuracy, std::isnan(best) ? QStringLiteral("-") : QString::number(best, 'f', 4))
+            .arg(row.trainReports > 0 ? QString::number(row.trainLoss, 'f', 4) : QStringLiteral("-"))  // (none trained: no loss)
+            .arg(traffic(row.bytesInside, m_runTraffic ? std::optional(m_runTraffic->first) : std::nullopt),
+                 traffic(row.bytesAcross, m_runTraffic ? std::optional(m_runTraffic->second) : std::nullopt))
+            .arg(row.samplesPerSecond, 0, 'f', 0)
+            .arg(row.computeRatio(), 0, 'f', 3)
+            .arg(row.elapsed, 0, 'f', 1)
+            .arg(m_rmse ? tr("RMSE") : tr("accuracy"), privacyFactHtml(row.round) + partyFactsHtml()));
 }
 
 void RunCharts::setLocalReference(const QString& name, const QList<LocalReferencePoint>& points) {
@@ -394,7 +396,7 @@ QString RunCharts::privacyFactHtml(int round) const {
     const QString secure = m_secureAggregation ? tr("<p>Secure aggregation: the global server sees only the parties' sum</p>") : QString();
     if (!m_privacy) return secure;
     return tr("<p>Privacy: <b>ε %1</b> (δ %2) spent by round %3, noise at the %4</p>")
-               .arg(privacyEpsilon(m_settledRun, round), 0, 'f', 3)
+               .arg(m_draws->epsilonBy(round), 0, 'f', 3)
                .arg(m_privacy->delta)
                .arg(round)
                .arg(m_privacy->atParty() ? tr("party servers") : tr("workers")) +

@@ -9,6 +9,7 @@
 #include <QSet>
 #include <limits>
 #include <QJsonObject>
+#include "PrivacyBudget.h"
 #include "RunProgress.h"
 #include "Topology.h"
 
@@ -87,7 +88,8 @@ private:
     QString partyFactsHtml() const;
     QString privacyFactHtml(int round) const;
     std::optional<PrivacySettings> m_privacy;  // settled: ε by round in the facts
-    Topology m_settledRun;  // the run with its privacy settled (ε under client sampling counts each worker's draws)
+    // The run with its privacy settled: ε under client sampling counts each worker's draws.
+    mutable std::optional<DrawTally> m_draws;
     bool m_secureAggregation = false;
 
     void showRmse();  // a regression's run: the accuracy chart charts its test RMSE

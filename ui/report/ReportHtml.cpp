@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonValue>
 #include <QMap>
+#include <QSet>
 #include <algorithm>
 
 namespace hips {
@@ -83,25 +84,32 @@ QString processesSection(const RunReport& r) {
 // contributions each server's rule rejected (robust.rejected). Empty when the run had neither.
 QString byzantineSection(const RunReport& r) {
     QMap<int, QStringList> attackers, rejections;
+    QSet<int> rejecting;  // rounds a rule rejected something in (a rule that chooses says so every round, 0 too)
     for (const MetricRecord& m : r.metrics) {
         if (m.name == QLatin1String("train.attacked") && m.value > 0) attackers[m.round] << m.source.section('/', 0, 1);
-        if (m.name == QLatin1String("robust.rejected"))
+        if (m.name == QLatin1String("robust.rejected")) {
             rejections[m.round] << QStringLiteral("%1: %2").arg(
                 m.source, QString::number(m.value));  // (one arg(): a source holding "%1" is not filled in)
+            if (m.value > 0) rejecting.insert(m.round);
+        }
     }
     if (attackers.isEmpty() && rejections.isEmpty()) return {};
-    QList<int> rounds = attackers.keys() + rejections.keys();
+    QList<int> rounds = attackers.keys() + rejecting.values();
     std::sort(rounds.begin(), rounds.end());
     rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
     QList<QStringList> rows;
     for (int round : rounds) {
+        if (rows.size() == kMaxEventRows) break;
         QStringList who = attackers.value(round);
         who.sort();
         rows << QStringList{QString::number(round), who.isEmpty() ? QStringLiteral("-") : who.join(QStringLiteral(", ")),
                             rejections.value(round).join(QStringLiteral("; "))};
     }
-    return QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Attacks and robust aggregation")) +
-           gridTable({QObject::tr("round"), QObject::tr("attackers"), QObject::tr("rejected by the rules")}, rows);
+    QString html = QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Attacks and robust aggregation"));
+    if (rounds.isEmpty()) return html + QObject::tr("<p>No attacks, and the rules rejected nothing.</p>");
+    html += gridTable({QObject::tr("round"), QObject::tr("attackers"), QObject::tr("rejected by the rules")}, rows);
+    if (rounds.size() > rows.size()) html += QObject::tr("<p>%1 more rounds in the JSON export.</p>").arg(rounds.size() - rows.size());
+    return html;
 }
 
 bool isWarning(const EventRecord& e) {

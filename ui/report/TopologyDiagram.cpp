@@ -1,5 +1,6 @@
 #include "TopologyDiagram.h"
 
+#include <algorithm>
 #include <QFontMetrics>
 #include <QGuiApplication>
 #include <QPainter>
@@ -144,6 +145,7 @@ QImage drawTopologyDiagram(const Topology& topology, qreal scale) {
         }
     }
 
+    scale = std::min(scale, qreal(kDiagramMaxPixels) / qreal(std::max(width, height)));
     QImage image(QSize(width, height) * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
