@@ -103,6 +103,63 @@ private Q_SLOTS:
         standForEveryMember(values.data(), total, present.data(), 2);  // none missing in slice 0; 1 of 2 in slice 1
         QCOMPARE(values[0], 1.0f);
         QCOMPARE(values[total - 1], 2.0f);
+        // A slice no member reached: zero, or passed on as no number for the global server.
+        const std::vector<float> none{0, 2};
+        for (const float unreached : {0.0f, std::numeric_limits<float>::quiet_NaN()}) {
+            values.assign(total, 0.0f);
+            standForEveryMember(values.data(), total, none.data(), 2, unreached);
+            QCOMPARE(std::isnan(values[0]), std::isnan(unreached));
+            QCOMPARE(std::isnan(values[kSliceFloats - 1]), std::isnan(unreached));
+            QCOMPARE(values[kSliceFloats], 0.0f);
+        }
+    }
+
+    // Where the global tier closes rounds over the parties' sums, a range none of a party's
+    // workers reached goes up as no number, and the global server leaves that range of the party
+    // out, the other party's sum standing for both; zeros there counted as the party's update and
+    // halved that range's step. Not where the global server applies sums as they come, nor under
+    // HFA or secure aggregation.
+    void aPartysRangeNoWorkerReachedIsLeftOutAboveIt() {
+        const size_t total = kSliceFloats + 2;
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        ModelBufferPool pool;
+        const auto partySum = [&](const QString& party, const std::function<float(size_t)>& fill, bool passOn) {
+            RoundCollector c(party + "/server0", {party + "/worker0", party + "/worker1"}, AggregatorRegistry::create("fedavg"));
+            if (passOn) c.passOnUnreached();
+            c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), nullptr}; });
+            for (const QString w : {"/worker0", "/worker1"})
+                for (Envelope& e : pushSlices(party + w, 1, total, fill)) c.add(e, 1, total);
+            const FloatBuffer sum = c.takeFolded();
+            return pushSlices(party + "/server0", 1, total, [&](size_t i) { return (*sum)[i]; });
+        };
+        for (const bool passOn : {false, true}) {
+            // p1's workers diverged in slice 1 (NaN), p2's push 1 everywhere.
+            std::vector<Envelope> p1 = partySum(
+                "p1", [&](size_t i) { return i >= kSliceFloats ? nan : 1.0f; }, passOn);
+            std::vector<Envelope> p2 = partySum(
+                "p2", [](size_t) { return 1.0f; }, passOn);
+            std::vector<float> base(total, 10.0f);
+            RoundCollector global("global/server0", {"p1/server0", "p2/server0"}, AggregatorRegistry::create("fedavg"));
+            global.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), base.data()}; });
+            QVERIFY(!global.add(p1[0], 1, total));
+            QVERIFY(!global.add(p1[1], 1, total));
+            QVERIFY(!global.add(p2[0], 1, total));
+            QVERIFY(global.add(p2[1], 1, total));
+            const FloatBuffer next = global.takeFolded();
+            QCOMPARE((*next)[0], 14.0f);  // both parties' 2 + 2
+            QCOMPARE((*next)[total - 1], passOn ? 14.0f : 12.0f);  // p2's 2 standing for both, or p1's zeros counted
+            QCOMPARE(global.rejectedNonFinite(), quint64(passOn ? 1 : 0));
+        }
+        TrainingSettings s;  // (two layers)
+        for (const auto& [mode, secure, passes] : std::vector<std::tuple<QString, bool, bool>>{{"fedavg", false, true},
+                                                                                               {"esync", false, true},
+                                                                                               {"fedavg", true, false},
+                                                                                               {"hfa", false, false},
+                                                                                               {"mixed_sync", false, false}}) {
+            s.mode = mode;
+            s.secureAggregation = secure;
+            QVERIFY2(partiesPassOnUnreached(s) == passes, qPrintable(mode));
+        }
     }
 
     // Folded on arrival: the result is base + Σ over the contributions, each slice final (and

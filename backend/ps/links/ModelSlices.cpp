@@ -1,5 +1,6 @@
 #include "ModelSlices.h"
 
+#include "ModeRegistry.h"
 #include "Vocabulary.h"
 #include "RoleScope.h"
 
@@ -21,6 +22,11 @@ bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
            count == std::min(kSliceFloats, size_t(total) - size_t(offset));
 }
 
+bool partiesPassOnUnreached(const TrainingSettings& s) {
+    const ModePolicy policy = ModeRegistry::policy(s.mode);
+    return !s.flat() && policy.global == TierSync::Rounds && !policy.hierarchicalFrequency && !s.secureAggregation;
+}
+
 std::vector<float> keepFiniteSlices(float* values, size_t count) {
     std::vector<float> in(sliceCount(count), 1.0f);
     for (size_t i = 0; i < in.size(); ++i) {
@@ -33,11 +39,16 @@ std::vector<float> keepFiniteSlices(float* values, size_t count) {
     return in;
 }
 
-void standForEveryMember(float* sum, size_t count, const float* present, size_t members) {
+void standForEveryMember(float* sum, size_t count, const float* present, size_t members, float unreached) {
     for (size_t i = 0; i < sliceCount(count); ++i) {
-        if (present[i] <= 0 || present[i] >= float(members)) continue;  // (none: it stays zeros, the base)
+        if (present[i] >= float(members)) continue;
+        const size_t begin = i * kSliceFloats, end = std::min(count, begin + kSliceFloats);
+        if (present[i] <= 0) {
+            std::fill(sum + begin, sum + end, unreached);
+            continue;
+        }
         const float scale = float(members) / present[i];
-        for (size_t j = i * kSliceFloats; j < std::min(count, (i + 1) * kSliceFloats); ++j) sum[j] *= scale;
+        for (size_t j = begin; j < end; ++j) sum[j] *= scale;
     }
 }
 

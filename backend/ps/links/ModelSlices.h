@@ -3,6 +3,7 @@
 // zero-copy, put back together by the receiver, streamed by a server as each becomes final.
 #include "Channel.h"
 #include "ModelBuffers.h"
+#include "Topology.h"
 
 #include <QHash>
 #include <QStringList>
@@ -40,9 +41,18 @@ void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffe
 // finite number is left out, zeroed. Returns a flag per slice, 1 where it is in: summed with the
 // values, the flags count the slice's contributors.
 std::vector<float> keepFiniteSlices(float* values, size_t count);
+// Whether a party's sum passes a range that none of its workers' updates reached (each was
+// refused: NaN) on as not finite, for the global server to leave that range of the party out, the
+// others' sum standing for it, as it does a worker's: where the global tier closes rounds over the
+// parties' sums. Zeros there counted as the party's update and pulled that range of the average
+// towards no change. Not where the global server applies each sum as it comes (zeros are no
+// change there, and NaN would cost the party's whole sum), under HFA (its party model moves by the
+// sum), nor under secure aggregation (a masked sum must stay finite for its masks to cancel).
+bool partiesPassOnUnreached(const TrainingSettings& settings);
 // The party's sum stands for all its `members`: each slice is scaled by members / its count of
-// contributors (`present`), as a party server's sum is for those it left out (lost or refused).
-void standForEveryMember(float* sum, size_t count, const float* present, size_t members);
+// contributors (`present`), as a party server's sum is for those it left out (lost or refused). A
+// slice none reached is `unreached` (0, or NaN: partiesPassOnUnreached, RoundCollector.h).
+void standForEveryMember(float* sum, size_t count, const float* present, size_t members, float unreached = 0.0f);
 
 // The canonical cut of a vector of `total` floats into slices: offsets on slice boundaries,
 // every slice full but the last. Distinct offsets that pass cover it without holes.

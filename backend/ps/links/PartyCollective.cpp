@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 namespace hips {
 
@@ -40,6 +41,7 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     const Party* party = ctx.topology.party(ctx.node.party);
     if (!party || !party->collective()) throw RoleError("party " + ctx.node.party.toStdString() + " has no collective transport");
     m_transport = party->transport;
+    if (partiesPassOnUnreached(ctx.training())) m_unreached = std::numeric_limits<float>::quiet_NaN();
     const auto params = [party](const QString& name) { return party->transportParam(name); };
     m_collective = CollectiveRegistry::create(m_transport, params);
     // party_compression fp16: the sums' chunks travel as half floats, the weights apart and exact.
@@ -135,7 +137,7 @@ double PartyCollective::sumOver(CollectivePeers& peers, std::vector<float>& upda
     } catch (const CollectiveError& e) {
         throw RoleError(m_transport.toStdString() + " of round " + std::to_string(round) + ": " + e.what());
     }
-    standForEveryMember(update.data(), floats, along.data() + 1, size_t(m_mesh->size()));
+    standForEveryMember(update.data(), floats, along.data() + 1, size_t(m_mesh->size()), m_unreached);
     return along.front();
 }
 

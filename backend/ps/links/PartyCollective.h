@@ -112,6 +112,7 @@ private:
     std::function<ModelVersion()> m_takeOver;
     SchedulerClient* m_partyScheduler = nullptr;  // under fault_policy continue
     quint64 m_roundsNotANumber = 0;  // rounds whose update held NaN or infinite values
+    float m_unreached = 0.0f;  // a slice of the sum no member reached (partiesPassOnUnreached)
     std::chrono::steady_clock::time_point m_notANumberSaid;
     std::vector<int> m_lost;  // ranks lost, in the order the scheduler said: the view's epoch is its size
     Phase m_phase = Phase::Idle;

@@ -30,6 +30,7 @@ public:
                       tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
         m_collector.setPlan(tier.ctx.topology, tier.workerIds);
+        if (partiesPassOnUnreached(tier.ctx.training())) m_collector.passOnUnreached();
         if (samplesClients(tier.ctx.topology))
             m_collector.setRoundContributors([&tier](qint64 round) { return sampledWorkers(tier.ctx.topology, round) & tier.workerIds; });
         const TrainingSettings& s = tier.ctx.training();

@@ -338,9 +338,8 @@ void RoundCollector::closeRound() {
     float* out = m_fold.out->data();
     for (size_t i = 0; i < m_foldedPerSlice.size(); ++i) {
         if (m_foldedPerSlice[i] > 0) continue;
-        const size_t begin = i * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
-        if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
-        else std::fill(out + begin, out + end, 0.0f);
+        const size_t begin = i * kSliceFloats;
+        unreached(out, m_fold.base, begin, std::min(m_length, begin + kSliceFloats));
     }
     if (m_scale != 1.0f) rescaleAround(out, m_fold.base, m_length, m_scale);
 }
@@ -456,8 +455,7 @@ void RoundCollector::sliceDelivered(size_t index) {
     const size_t begin = index * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
     float* out = m_fold.out->data();
     if (m_foldedPerSlice[index] == 0) {
-        if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
-        else std::fill(out + begin, out + end, 0.0f);
+        unreached(out, m_fold.base, begin, end);
     } else if (m_leftOutPerSlice[index] > 0) {  // those left out: the slice's sum stands for all (before it goes out)
         const float present = m_totalShare - m_leftOutSharePerSlice[index];
         rescaleAround(out + begin, m_fold.base ? m_fold.base + begin : nullptr, end - begin, m_totalShare / present);

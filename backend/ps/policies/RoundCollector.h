@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QSet>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -113,6 +114,9 @@ public:
     // Pushes of a round that closed without them are counted as late and dropped (their senders
     // get the newest model), not refused: under a quorum, and under fault_policy continue.
     void tolerateLatePushes() { m_tolerateLate = true; }
+    // A range of a sum with no base (foldOnArrival's, write()'s) that no contribution reached comes
+    // out not finite (NaN) instead of zero: partiesPassOnUnreached.
+    void passOnUnreached() { m_unreached = std::numeric_limits<float>::quiet_NaN(); }
     bool roundOpen() const { return !m_deliveries.isEmpty(); }
     qint64 openRound() const { return roundOpen() ? m_openRound : -1; }
     int contributions() const { return m_complete; }
@@ -122,11 +126,7 @@ public:
     QCborMap ruleRecord(qint64 round) const;
     // out = base + aggregate over [begin, end) when the round was not folded; see AggregationRule::write.
     void write(float* out, const float* base, size_t begin, size_t end) const {
-        if (m_emptyRound) {
-            if (base) std::copy(base + begin, base + end, out + begin);
-            else std::fill(out + begin, out + end, 0.0f);
-            return;
-        }
+        if (m_emptyRound) return unreached(out, base, begin, end);
         m_rule->write(out, base, begin, end);
         if (m_scale != 1.0f) rescaleAround(out + begin, base ? base + begin : nullptr, end - begin, m_scale);
     }
@@ -159,6 +159,11 @@ private:
         SharedFloats values;  // empty: refused (not finite), nothing to fold
     };
     void reject(const Envelope& push, const QString& why);
+    // [begin, end) of a result that no contribution reached: the base, or m_unreached without one.
+    void unreached(float* out, const float* base, size_t begin, size_t end) const {
+        if (base) std::copy(base + begin, base + end, out + begin);
+        else std::fill(out + begin, out + end, m_unreached);
+    }
     bool foldInOrder(size_t index, int rank, SharedFloats&& values);
     bool fold(size_t index, const SharedFloats& values);
     void foldChecked(size_t index, const std::vector<const float*>& slices);
@@ -213,6 +218,7 @@ private:
     QHash<QString, double> m_claimBounds;
     int m_quorum;
     float m_scale = 1.0f;  // of the last closed round: contributors / quorum
+    float m_unreached = 0.0f;  // passOnUnreached's
 };
 
 // w ← w + ΣΔ as the next version, sent to every peer in `pullers`. A round folded on arrival

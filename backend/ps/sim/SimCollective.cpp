@@ -20,7 +20,8 @@ std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollect
 }
 
 CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
-                              const std::vector<double>& weights, size_t floats, size_t members, qint64 round, const LinkCost& lan) {
+                              const std::vector<double>& weights, size_t floats, size_t members, qint64 round, const LinkCost& lan,
+                              float unreached) {
     const quint32 sequence = quint32(round * 3);
     collective.setRound(round);
     if (weightsApart) weightsApart->setRound(round);
@@ -52,7 +53,7 @@ CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, 
     CollectiveSum out;
     if (!weightsApart) std::copy(data[0].begin() + qsizetype(floats), data[0].end(), along[0].begin());
     data[0].resize(floats);
-    standForEveryMember(data[0].data(), floats, along[0].data() + 1, members);
+    standForEveryMember(data[0].data(), floats, along[0].data() + 1, members, unreached);
     out.weight = along[0].front();
     out.sum = std::make_shared<std::vector<float>>(std::move(data[0]));
     out.bytes.assign(size_t(n), std::vector<quint64>(size_t(n), 0));

@@ -30,8 +30,10 @@ std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollect
 // `updates[r]` and `weights[r]`: rank r's push (`floats` long). With `weightsApart` (a collective
 // at half precision) the weights are summed by it on their own, exactly, as PartyCollective does.
 // The sum stands for all the party's `members` (those that pushed, and those lost), slice by slice.
-// `round` is the global round the sum is pushed for (gossip's ring turns by it, as deployed).
+// `round` is the global round the sum is pushed for (gossip's ring turns by it, as deployed). A
+// slice no member reached is `unreached` (standForEveryMember).
 CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
-                              const std::vector<double>& weights, size_t floats, size_t members, qint64 round, const LinkCost& lan);
+                              const std::vector<double>& weights, size_t floats, size_t members, qint64 round, const LinkCost& lan,
+                              float unreached);
 
 }  // namespace hips::sim

@@ -157,6 +157,7 @@ private:
                 PartyServer* raw = p.get();
                 p->collector->foldOnArrival([this, raw] { return RoundCollector::FoldTarget{raw->pool.acquire(size()), nullptr}; });
                 p->collector->setPlan(m_topology, p->workers);
+                if (partiesPassOnUnreached(s)) p->collector->passOnUnreached();
                 p->collector->setRoundContributors([this, raw](qint64) { return m_drawn & raw->workers; });
                 if (s.continuesThroughFailures()) {
                     p->collector->tolerateLatePushes();
@@ -426,7 +427,8 @@ private:
             updates.push_back(x.update->data());
             weights.push_back(x.weight);
         }
-        const auto c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), p.members.size(), push, kLan);
+        const auto c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), p.members.size(), push, kLan,
+                                       partiesPassOnUnreached(m_settings) ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
         for (size_t from = 0; from < pushes.size(); ++from) {
             VirtualWorker& w = m_workers.at(pushes[from].worker);
