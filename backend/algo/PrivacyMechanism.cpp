@@ -2,7 +2,9 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -52,6 +54,13 @@ double clipToNorm(float* v, size_t n, double clipNorm) {
     double squares = 0;
     for (size_t i = 0; i < n; ++i) squares += double(v[i]) * double(v[i]);
     const double norm = std::sqrt(squares);
+    // A NaN or an infinity anywhere: every value becomes NaN, so that its server refuses all of
+    // it. (The norm was NaN and nothing was scaled: the server left out the slices holding the
+    // NaN and summed the others, unclipped.)
+    if (!std::isfinite(norm)) {
+        std::fill(v, v + n, std::numeric_limits<float>::quiet_NaN());
+        return norm;
+    }
     if (norm > clipNorm) {
         const float scale = float(clipNorm / norm);
         for (size_t i = 0; i < n; ++i) v[i] *= scale;

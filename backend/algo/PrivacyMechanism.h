@@ -23,7 +23,8 @@ public:
 
 namespace hips::privacy {
 
-// Scales v down to `clipNorm` (L2) when it is longer; returns its norm before.
+// Scales v down to `clipNorm` (L2) when it is longer; returns its norm before. A v holding a value
+// that is not finite comes out all NaN (no part of it is bounded: none of it may be summed).
 double clipToNorm(float* v, size_t n, double clipNorm);
 
 // v[i] += N(0, stddev²), each draw independent, from libsodium's CSPRNG (Box–Muller, polar form).

@@ -58,6 +58,8 @@ bool RunController::attach(qint64 historyRun) {
     if (m_topology.training.privacy) {  // (the restarts its first controller counted: RunFaults.cpp)
         m_rerunsNotInTopology = RunDirectory::privacyReruns(runDir, m_topology.training.rounds);
         m_topology.training.privacy->rerunRounds += m_rerunsNotInTopology;
+        for (const auto& [first, last] : m_rerunsNotInTopology)
+            if (first == last) ++m_restartReruns[first];
     }
     m_progress =
         std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds, m_topology.training.evalEvery);

@@ -252,6 +252,7 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
         // Slurm signals a job's processes as it ends the job: under fault_policy continue the
         // party's job is submitted again (AgentFleet), and this role starts again with it.
         if (m_topology.training.continuesThroughFailures() && slurmPartyOf(m_topology, p.node.host)) {
+            countRestartAgainstPrivacy(p.node);  // (it trains or sums its open round again)
             p.state = ProcessInfo::State::Restarting;
             tellProcess(p);
             m_feed.processEnded(p.node.id);

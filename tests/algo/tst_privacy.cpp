@@ -13,7 +13,9 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace hips;
 
@@ -98,6 +100,14 @@ private Q_SLOTS:
             for (float x : v) after += double(x) * x;
             QVERIFY(std::sqrt(after) <= clip * (1 + 1e-6));
             if (norm <= clip) QVERIFY(v == before);
+        }
+        // One value that is no number, or infinite: nothing of it is bounded, so all of it is NaN
+        // for its server to refuse (a NaN norm scaled nothing, and the finite slices went on unclipped).
+        for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+            std::vector<float> v(300000, 1000.0f);
+            v[7] = bad;
+            QVERIFY(!std::isfinite(privacy::clipToNorm(v.data(), v.size(), 1.0)));
+            QVERIFY(std::all_of(v.begin(), v.end(), [](float x) { return std::isnan(x); }));
         }
     }
 
