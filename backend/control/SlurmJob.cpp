@@ -179,13 +179,23 @@ bool SlurmJob::prepare(LoginShell& shell, QString* error) {
     return true;
 }
 
+QString SlurmJob::submittedJobId(const QByteArray& out) {
+    const QString last = QString::fromUtf8(out).trimmed().split(QLatin1Char('\n')).constLast().trimmed();
+    const QString id = last.section(QLatin1Char(';'), 0, 0);
+    static const QRegularExpression number(QStringLiteral(R"(^\d{1,18}$)"));
+    return number.match(id).hasMatch() ? id : QString();
+}
+
 bool SlurmJob::submit(LoginShell& shell, QString* error) {
     say(QStringLiteral("submitting the batch job on %1").arg(shell.name()));
     CommandResult r;
-    const QString e = shell.run(QStringLiteral("cd %1 && sbatch --parsable job.sh").arg(shellQuote(m_jobDir)), &r);
-    const QString id = QString::fromUtf8(r.out).trimmed().section(QLatin1Char(';'), 0, 0);
-    static const QRegularExpression number(QStringLiteral(R"(^\d+$)"));
-    if (!e.isEmpty() || !r.ok() || !number.match(id).hasMatch()) {
+    // (A busy slurmctld may take minutes to answer; sbatch cut off at 60 s had often queued the job.)
+    constexpr int kSbatchSeconds = 300;
+    const QString e = shell.run(QStringLiteral("cd %1 && sbatch --parsable job.sh").arg(shellQuote(m_jobDir)), &r, kSbatchSeconds);
+    const QString id = submittedJobId(r.out);
+    if (!e.isEmpty() || !r.ok() || id.isEmpty()) {
+        // It may be queued all the same, with no id to cancel it by: by its folder, then.
+        if (!e.isEmpty() || (r.ok() && id.isEmpty())) cancelByFolder(shell);
         *error = QStringLiteral("%1: sbatch on %2 refused it: %3; check the launcher's partition, account and sbatch_options")
                      .arg(where(), shell.name(), e.isEmpty() ? QString::fromUtf8(r.err + r.out).trimmed() : e);
         return false;
@@ -317,6 +327,16 @@ void SlurmJob::watch(LoginShell& shell) {
             this, [this, reason] { Q_EMIT ended(reason); }, Qt::QueuedConnection);
         return;
     }
+}
+
+// The user's jobs that work in this job's folder (its own: a folder per submission), cancelled;
+// for a job queued by an sbatch whose answer never came. (Slurm gives the folder resolved.)
+void SlurmJob::cancelByFolder(LoginShell& shell) {
+    CommandResult r;
+    shell.run(QStringLiteral("cd %1 && d=$(pwd -P) && squeue --me --noheader --format='%i|%Z' | "
+                             "awk -F'|' -v d=\"$d\" '$2 == d { print $1 }' | xargs -r scancel")
+                  .arg(shellQuote(m_jobDir)),
+              &r, 60);
 }
 
 void SlurmJob::work() {

@@ -45,6 +45,9 @@ public:
     static QString batchScript(const SlurmLauncher& slurm, const QString& installDir, const QString& jobDir, const QString& jobName);
     // "JobState=PENDING Reason=Resources ..." (scontrol show job -o) → its fields.
     static QMap<QString, QString> scontrolFields(const QByteArray& line);
+    // "12" or "12;cluster" (sbatch --parsable), on the last line of what it printed: a login shell
+    // may print something of its own before (a .bashrc's greeting). Empty where that is no job id.
+    static QString submittedJobId(const QByteArray& out);
 
 Q_SIGNALS:
     void progress(const QString& stage);  // "submitting", "job 12: PENDING (Resources)", ...
@@ -57,6 +60,7 @@ private:
     void work();
     bool prepare(class LoginShell& shell, QString* error);
     bool submit(class LoginShell& shell, QString* error);
+    void cancelByFolder(class LoginShell& shell);
     bool awaitAgents(class LoginShell& shell, QString* error);
     void watch(class LoginShell& shell);
     enum class Look { Seen, Hiccup, Lost };

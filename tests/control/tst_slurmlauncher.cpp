@@ -181,6 +181,18 @@ private Q_SLOTS:
         QCOMPARE(f.value("JobId"), QString("12"));
     }
 
+    // sbatch --parsable's job id is its last line: a login shell's greeting before it is not taken
+    // for a refusal (the job queued, with no id to cancel it by); anything else is no id.
+    void theJobIdIsSbatchsLastLine() {
+        QCOMPARE(SlurmJob::submittedJobId("12\n"), QString("12"));
+        QCOMPARE(SlurmJob::submittedJobId("4711;cluster2\n"), QString("4711"));
+        QCOMPARE(SlurmJob::submittedJobId("Welcome to the cluster!\nquota: 80% used\n\n  815 \n"), QString("815"));
+        QCOMPARE(SlurmJob::submittedJobId(""), QString());
+        QCOMPARE(SlurmJob::submittedJobId("sbatch: error: invalid partition\n"), QString());
+        QCOMPARE(SlurmJob::submittedJobId("12 13\n"), QString());
+        QCOMPARE(SlurmJob::submittedJobId("12\nlogout\n"), QString());
+    }
+
     // hips stop cancels a party's jobs only: named as SlurmJob names them for that party, and
     // working in the install directory's slurm folder (not another party's, not another
     // install's, not the user's other jobs, not a malformed line).
