@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ClientSampling.h"
+#include "DracoCodes.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "ModeConflicts.h"
@@ -172,6 +173,7 @@ private:
                                                                             "party_compression %1 rounds every worker's push: "
                                                                             "no round would decode; set it to none")
                                                     .arg(s.partyCompression));
+        if (s.partyAggregation == QLatin1String(rule::kDracoCyclic)) checkCyclicSeparation(int(s.partyParam(QStringLiteral("draco_s"))));
         if (s.partyAggregation != QLatin1String(rule::kDracoRepetition)) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         if (r < 1) return;  // (its range is said with the other parameters')
@@ -183,6 +185,46 @@ private:
                                                     .arg(p.id)
                                                     .arg(p.workerCount())
                                                     .arg(r));
+    }
+
+    // draco_cyclic tells liars at neighbouring ranks apart only among so many workers for its s
+    // (DracoCyclicCode::separation): beyond, a round could decode wrong and say nothing.
+    void checkCyclicSeparation(int adversaries) {
+        const auto separated = [adversaries](int n) {
+            try {
+                return DracoCyclicCode(n, adversaries).separation() >= DracoCyclicCode::kLeastSeparation;
+            } catch (const std::invalid_argument&) {
+                return true;  // (too few workers for s: checkRuleMinimums says so)
+            }
+        };
+        for (const Party& p : m_t.parties) {
+            const int n = p.workerCount();
+            if (p.central || adversaries < 1 || n <= 2 * adversaries) continue;
+            if (n > 1000) {
+                add("$.parties", QCoreApplication::translate("TopologyCheck",
+                                                             "draco_cyclic codes at most 1000 workers in a party, and "
+                                                             "party '%1' has %2: split it")
+                                     .arg(p.id)
+                                     .arg(n));
+                continue;
+            }
+            if (separated(n)) continue;
+            // The most workers that are, with every fewer (by halves: the separation falls as n grows,
+            // an odd n's below the even ones' beside it: it has one frequency fewer).
+            const auto upTo = [&](int m) { return separated(m) && separated(m - 1); };
+            int good = 2 * adversaries + 2, bad = n;
+            while (bad - good > 1) (upTo((good + bad) / 2) ? good : bad) = (good + bad) / 2;
+            add("$.training.party_draco_s",
+                QCoreApplication::translate("TopologyCheck",
+                                            "draco_cyclic with draco_s %1 cannot tell liars at neighbouring ranks apart among party "
+                                            "'%2''s %3 workers at float precision: a round could decode wrong and say nothing; "
+                                            "give the party at most %4 workers (split it), lower party_draco_s, or use "
+                                            "draco_repetition")
+                    .arg(adversaries)
+                    .arg(p.id)
+                    .arg(n)
+                    .arg(good));
+        }
     }
 
     // A robust rule needs enough contributions for its parameters (Krum: n > 2f + 2): at the party

@@ -484,6 +484,22 @@ private Q_SLOTS:
         QCOMPARE(names(r->report(), "rejected").size(), 5);
     }
 
+    // How far apart the code holds neighbouring rows in error, against an independent computation
+    // (Python, complex Gaussian elimination by hand): it falls fast as n grows against s, an odd n
+    // (one frequency fewer) below the even ones beside it. Below kLeastSeparation a topology is
+    // refused (BrokenRegistries.h: 100 workers with s = 4).
+    void cyclicSeparationOfNeighbouringRows() {
+        const auto near = [](double a, double b) { return std::abs(a - b) <= 0.02 * b; };
+        QVERIFY(near(DracoCyclicCode(5, 2).separation(), 0.5));  // (2s + 1 rows: the whole DFT, orthogonal up to L)
+        QVERIFY(near(DracoCyclicCode(15, 3).separation(), 3.26e-3));
+        QVERIFY(near(DracoCyclicCode(20, 4).separation(), 9.08e-4));
+        QVERIFY(near(DracoCyclicCode(42, 4).separation(), 3.6e-6));
+        QVERIFY(near(DracoCyclicCode(43, 4).separation(), 7.96e-7));
+        QVERIFY(DracoCyclicCode(42, 4).separation() >= DracoCyclicCode::kLeastSeparation);
+        QVERIFY(DracoCyclicCode(43, 4).separation() < DracoCyclicCode::kLeastSeparation);
+        QVERIFY(DracoCyclicCode(200, 3).separation() < 1e-7);
+    }
+
     void cyclicCodeRefusesTooFewWorkers() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(4, 2));  // even n needs 2s + 2
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(5, 3));  // odd n needs 2s + 1

@@ -82,6 +82,15 @@ inline QList<BrokenCase> registryBrokenCases() {
          "$.parties[1].clients_per_round",
          "trimmed_mean with trim_beta 0.3 cuts floor(0.3 x 2) = 0 values at each end of party "
          "'party1''s drawn round (2 contributions)"},
+        {"Draco's cyclic code over more workers than it tells neighbouring liars apart among (a round decoded wrong, silently)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_cyclic");
+             set(t, {"training", "party_draco_s"}, 4);
+             for (const char* party : {"1", "2"}) set(t, {"parties", party, "roles", "workers"}, QJsonArray{QJsonObject{{"count", 100}}});
+         },
+         "$.training.party_draco_s",
+         "draco_cyclic with draco_s 4 cannot tell liars at neighbouring ranks apart among party 'party1''s 100 workers at float "
+         "precision: a round could decode wrong and say nothing; give the party at most 42 workers"},
         {"Draco's cyclic code with compressed pushes (no round decoded)",
          [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_cyclic");
