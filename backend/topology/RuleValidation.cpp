@@ -174,6 +174,7 @@ private:
                                                                             "no round would decode; set it to none")
                                                     .arg(s.partyCompression));
         if (s.partyAggregation == QLatin1String(rule::kDracoCyclic)) checkCyclicSeparation(int(s.partyParam(QStringLiteral("draco_s"))));
+        checkDracoTolerance(s);
         if (s.partyAggregation != QLatin1String(rule::kDracoRepetition)) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         if (r < 1) return;  // (its range is said with the other parameters')
@@ -185,6 +186,35 @@ private:
                                                     .arg(p.id)
                                                     .arg(p.workerCount())
                                                     .arg(r));
+    }
+
+    // A Draco code decodes exactly with at most so many liars in a party (s; a repetition group
+    // outvotes (r − 1) / 2 of its r): one more, and a round may decode to the liars' sum with
+    // nothing said (two in a group of three push the same bytes, and win the vote). Counted at
+    // the most a round can have: the party's and its groups' attackers, and training.adversary's
+    // count, which may fall on one party whole.
+    void checkDracoTolerance(const TrainingSettings& s) {
+        const bool cyclic = s.partyAggregation == QLatin1String(rule::kDracoCyclic);
+        const int tolerated =
+            cyclic ? int(s.partyParam(QStringLiteral("draco_s"))) : (int(s.partyParam(QStringLiteral("draco_r"))) - 1) / 2;
+        for (const Party& p : m_t.parties) {
+            if (p.central || p.workerCount() == 0) continue;
+            int liars = s.adversary ? s.adversary->count : 0;
+            for (const WorkerGroup& g : p.workers) liars += g.adversary || p.adversary ? g.count : 0;
+            liars = std::min(liars, p.workerCount());
+            if (liars <= tolerated) continue;
+            add(s.adversary ? QStringLiteral("$.training.adversary.count") : QStringLiteral("$.parties"),
+                QCoreApplication::translate("TopologyCheck",
+                                            "party '%1' may have %2 attackers in a round, and %3 decodes exactly with at most %4 "
+                                            "(more may win and say nothing): raise %5 or attack fewer workers")
+                    .arg(p.id)
+                    .arg(liars)
+                    .arg(s.partyAggregation)
+                    .arg(tolerated)
+                    .arg(cyclic ? QStringLiteral("party_draco_s to %1").arg(liars)
+                                : QStringLiteral("party_draco_r to %1").arg(2 * liars + 1)));
+            return;  // (one party says it)
+        }
     }
 
     // draco_cyclic tells liars at neighbouring ranks apart only among so many workers for its s

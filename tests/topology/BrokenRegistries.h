@@ -91,6 +91,23 @@ inline QList<BrokenCase> registryBrokenCases() {
          "$.training.party_draco_s",
          "draco_cyclic with draco_s 4 cannot tell liars at neighbouring ranks apart among party 'party1''s 100 workers at float "
          "precision: a round could decode wrong and say nothing; give the party at most 42 workers"},
+        {"a Draco code with more attackers than it outvotes (two in a group of three win)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_repetition");
+             set(t, {"training", "party_draco_r"}, 3);
+             for (const char* party : {"1", "2"}) set(t, {"parties", party, "roles", "workers"}, QJsonArray{QJsonObject{{"count", 6}}});
+             set(t, {"training", "adversary"}, QJsonObject{{"kind", "reverse"}, {"count", 2}});
+         },
+         "$.training.adversary.count",
+         "party 'party1' may have 2 attackers in a round, and draco_repetition decodes exactly with at most 1 (more may win and "
+         "say nothing): raise party_draco_r to 5"},
+        {"Draco's cyclic code with a party of attackers beyond its s",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_cyclic");
+             set(t, {"parties", "2", "roles", "workers"},
+                 QJsonArray{QJsonObject{{"count", 3}}, QJsonObject{{"count", 2}, {"adversary", QJsonObject{{"kind", "nan"}}}}});
+         },
+         "$.parties", "party 'party2' may have 2 attackers in a round, and draco_cyclic decodes exactly with at most 1"},
         {"Draco's cyclic code with compressed pushes (no round decoded)",
          [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_cyclic");
