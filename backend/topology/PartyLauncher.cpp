@@ -168,6 +168,13 @@ static void checkLauncher(const Topology& t, int index, TopologyIssues* issues) 
         add(QStringLiteral("install_dir"),
             QCoreApplication::translate("TopologyCheck", "'%1' is not a plain path (letters, digits and _.~/+- only)")
                 .arg(s.installDir.left(80)));
+    // (A relative one was read from the job's folder by Slurm and from the login shell's by us:
+    // the job's log went elsewhere, its agents were not found, and hips stop never matched it.)
+    else if (!s.installDir.startsWith(QLatin1Char('/')) && s.installDir != QLatin1String("~") &&
+             !s.installDir.startsWith(QLatin1String("~/")))
+        add(QStringLiteral("install_dir"),
+            QCoreApplication::translate("TopologyCheck", "'%1' is a relative path; write it from / or from ~/ (the login user's home)")
+                .arg(s.installDir.left(80)));
     const QStringList hosts = partyHosts(p);
     if (hosts.size() > s.nodes)
         add(QStringLiteral("nodes"),

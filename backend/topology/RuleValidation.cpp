@@ -199,6 +199,17 @@ private:
             cyclic ? int(s.partyParam(QStringLiteral("draco_s"))) : (int(s.partyParam(QStringLiteral("draco_r"))) - 1) / 2;
         for (const Party& p : m_t.parties) {
             if (p.central || p.workerCount() == 0) continue;
+            // (Honest pushes are compared, or combined, bit for bit: a CPU and a GPU compute the
+            // same update apart in its last bits, and the odd one out was outvoted every round.)
+            for (const WorkerGroup& g : p.workers)
+                if (g.device.section(QLatin1Char(':'), 0, 0) != p.workers.front().device.section(QLatin1Char(':'), 0, 0)) {
+                    add(QStringLiteral("$.parties"),
+                        QCoreApplication::translate("TopologyCheck",
+                                                    "party '%1' has workers on %2 and on %3, and %4 compares their pushes bit for "
+                                                    "bit, which devices of two kinds do not compute alike: put its workers on one")
+                            .arg(p.id, p.workers.front().device, g.device, s.partyAggregation));
+                    break;
+                }
             int liars = s.adversary ? s.adversary->count : 0;
             for (const WorkerGroup& g : p.workers) liars += g.adversary || p.adversary ? g.count : 0;
             liars = std::min(liars, p.workerCount());

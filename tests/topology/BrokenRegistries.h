@@ -108,6 +108,13 @@ inline QList<BrokenCase> registryBrokenCases() {
                  QJsonArray{QJsonObject{{"count", 3}}, QJsonObject{{"count", 2}, {"adversary", QJsonObject{{"kind", "nan"}}}}});
          },
          "$.parties", "party 'party2' may have 2 attackers in a round, and draco_cyclic decodes exactly with at most 1"},
+        {"a Draco party on two kinds of device (their honest pushes differ in the last bits)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_cyclic");
+             set(t, {"parties", "1", "roles", "workers"},
+                 QJsonArray{QJsonObject{{"count", 2}}, QJsonObject{{"count", 1}, {"device", "cuda:0"}}});
+         },
+         "$.parties", "party 'party1' has workers on cpu and on cuda:0, and draco_cyclic compares their pushes bit for bit"},
         {"Draco's cyclic code with compressed pushes (no round decoded)",
          [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_cyclic");

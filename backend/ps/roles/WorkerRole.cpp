@@ -6,6 +6,7 @@
 
 #include "Channel.h"
 #include "Adversary.h"
+#include "AggregatorRegistry.h"
 #include "Checkpoint.h"
 #include "Collusion.h"
 #include "DataPlan.h"
@@ -259,7 +260,9 @@ private:
 
     // A resumed run: the state this worker kept at the checkpoint's round. Without it (the worker
     // had not reached that round, or the file is gone) it goes on with fresh momentum and order;
-    // a Draco cyclic worker cannot (see keepState), and stops naming the part.
+    // a Draco worker cannot (see keepState), and stops naming the part: a cyclic worker's parts,
+    // or a repetition member, would no longer agree with the same parts elsewhere (a member
+    // outvoted every round, spending its group's tolerance unseen).
     void restoreState(qint64 round) {
         for (size_t k = 0; k < m_trainers.size(); ++k) restoreState(*m_trainers[k], round, int(k));
     }
@@ -267,11 +270,12 @@ private:
         QFile f(workerStatePath(m_ctx.outDir, m_ctx.node.id, round, part));
         if (f.exists() && !QFileInfo(f).isFile())  // (a link to /dev/zero would be read until memory runs out)
             throw RoleError(f.fileName().toStdString() + " is not a regular file; a worker's state is a file it wrote: remove it");
-        if (!f.open(QIODevice::ReadOnly) && m_trainers.size() > 1)
+        const bool coded = m_trainers.size() > 1 || m_ctx.training().partyAggregation == QLatin1String(rule::kDracoRepetition);
+        if (!f.open(QIODevice::ReadOnly) && coded)
             throw RoleError("no state of round " + std::to_string(round) + " for part " + std::to_string(part) + " (" +
                             f.fileName().toStdString() + ": " + f.errorString().toStdString() +
-                            "): a Draco cyclic worker's parts resumed afresh would no longer agree with the other workers' same "
-                            "parts, and no round would decode; start the run afresh");
+                            "): a Draco worker's parts resumed afresh would no longer agree with the other workers' same "
+                            "parts, and its rounds would not decode or would outvote it; start the run afresh");
         if (!f.isOpen()) {
             std::fprintf(roleErr(), "no state of round %lld (%s): this worker resumes with fresh momentum and data order\n",
                          static_cast<long long>(round), qPrintable(f.errorString()));
