@@ -1,9 +1,12 @@
 #include "DracoCodes.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -78,7 +81,7 @@ bool solve(std::vector<Complex> a, std::vector<Complex> b, int n, double tiny, s
 
 DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m_s(adversaries) {
     const int frequencies = m_n % 2 == 1 ? 2 * m_s : 2 * m_s + 1;  // L: symmetric about n/2, never 0
-    if (m_s < 1 || m_n < frequencies + 1 || m_n > 1000)
+    if (m_s < 1 || m_n < frequencies + 1 || m_n > kMostWorkers)
         throw std::invalid_argument("draco_cyclic with s = " + std::to_string(m_s) + " needs at least " +
                                     std::to_string(m_n % 2 == 1 ? 2 * m_s + 1 : 2 * m_s + 2) + " workers in the party (it has " +
                                     std::to_string(m_n) + ")");
@@ -145,6 +148,20 @@ double DracoCyclicCode::separation() const {
         lambda = next;
     }
     return std::sqrt(lambda);
+}
+
+int DracoCyclicCode::mostWorkers(int adversaries) {
+    static std::mutex mutex;
+    static QHash<int, int> known;  // (the designer checks a topology as the user types)
+    std::lock_guard lock(mutex);
+    if (const auto it = known.constFind(adversaries); it != known.constEnd()) return *it;
+    const auto separated = [adversaries](int n) { return DracoCyclicCode(n, adversaries).separation() >= kLeastSeparation; };
+    const auto upTo = [&](int n) { return separated(n) && separated(n - 1); };  // (n − 1 ≥ 2s + 1: a code each)
+    int good = 2 * adversaries + 2, bad = kMostWorkers + 1;  // (the smallest even code)
+    if (upTo(kMostWorkers)) good = kMostWorkers;
+    while (bad - good > 1) (upTo((good + bad) / 2) ? good : bad) = (good + bad) / 2;
+    known.insert(adversaries, good);
+    return good;
 }
 
 // The rows in error, from one random projection of every row: its syndromes at K, Peterson's

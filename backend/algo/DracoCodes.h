@@ -55,6 +55,12 @@ public:
     // 14-84 %; at 1.5e-7 and above, none (at most 1e-5). This bound keeps a tenfold margin.
     static constexpr double kLeastSeparation = 1e-6;
     double separation() const;
+    // The most workers (up to kMostWorkers) that every code for `adversaries` up to them keeps
+    // at least kLeastSeparation: 334 for s = 2, 72 for 3, 42 for 4. (A larger even n may pass
+    // alone, one frequency more than the odd below it; a bound that holds for every size below it
+    // is one a user can plan by.)
+    static int mostWorkers(int adversaries);
+    static constexpr int kMostWorkers = 1000;
 
     int workers() const { return m_n; }
     int adversaries() const { return m_s; }

@@ -189,15 +189,27 @@ QString SlurmJob::submittedJobId(const QByteArray& out) {
 bool SlurmJob::submit(LoginShell& shell, QString* error) {
     say(QStringLiteral("submitting the batch job on %1").arg(shell.name()));
     CommandResult r;
-    // (A busy slurmctld may take minutes to answer; sbatch cut off at 60 s had often queued the job.)
-    constexpr int kSbatchSeconds = 300;
-    const QString e = shell.run(QStringLiteral("cd %1 && sbatch --parsable job.sh").arg(shellQuote(m_jobDir)), &r, kSbatchSeconds);
+    // A busy slurmctld may take minutes to answer (sbatch cut off at 60 s had often queued the
+    // job); the login host ends sbatch itself before we stop waiting (closing an ssh channel
+    // does not).
+    constexpr int kSbatchSeconds = 280;
+    const QString e =
+        shell.run(QStringLiteral("cd %1 && timeout %2 sbatch --parsable job.sh").arg(shellQuote(m_jobDir)).arg(kSbatchSeconds), &r,
+                  kSbatchSeconds + 20);
     const QString id = submittedJobId(r.out);
     if (!e.isEmpty() || !r.ok() || id.isEmpty()) {
-        // It may be queued all the same, with no id to cancel it by: by its folder, then.
-        if (!e.isEmpty() || (r.ok() && id.isEmpty())) cancelByFolder(shell);
-        *error = QStringLiteral("%1: sbatch on %2 refused it: %3; check the launcher's partition, account and sbatch_options")
-                     .arg(where(), shell.name(), e.isEmpty() ? QString::fromUtf8(r.err + r.out).trimmed() : e);
+        // It may be queued all the same: by its id, or by its folder where it gave none.
+        CommandResult cancelled;
+        if (!id.isEmpty()) shell.run(QStringLiteral("scancel %1").arg(id), &cancelled, 30);
+        cancelByFolder(shell);
+        const QString why = e.isEmpty() ? QString::fromUtf8(r.err + r.out).trimmed() : e;
+        *error = r.exitStatus == 124 || !e.isEmpty()
+                     ? QStringLiteral(
+                           "%1: sbatch on %2 did not answer (%3); a job it may have queued was cancelled: try again, "
+                           "or ask the cluster's operators about slurmctld")
+                           .arg(where(), shell.name(), why)
+                     : QStringLiteral("%1: sbatch on %2 refused it: %3; check the launcher's partition, account and sbatch_options")
+                           .arg(where(), shell.name(), why);
         return false;
     }
     {
@@ -333,7 +345,7 @@ void SlurmJob::watch(LoginShell& shell) {
 // for a job queued by an sbatch whose answer never came. (Slurm gives the folder resolved.)
 void SlurmJob::cancelByFolder(LoginShell& shell) {
     CommandResult r;
-    shell.run(QStringLiteral("cd %1 && d=$(pwd -P) && squeue --me --noheader --format='%i|%Z' | "
+    shell.run(QStringLiteral("cd %1 && d=$(pwd -P) && squeue -u \"$(id -un)\" --noheader --format='%i|%Z' | "
                              "awk -F'|' -v d=\"$d\" '$2 == d { print $1 }' | xargs -r scancel")
                   .arg(shellQuote(m_jobDir)),
               &r, 60);

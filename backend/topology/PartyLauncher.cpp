@@ -173,7 +173,8 @@ static void checkLauncher(const Topology& t, int index, TopologyIssues* issues) 
     else if (!s.installDir.startsWith(QLatin1Char('/')) && s.installDir != QLatin1String("~") &&
              !s.installDir.startsWith(QLatin1String("~/")))
         add(QStringLiteral("install_dir"),
-            QCoreApplication::translate("TopologyCheck", "'%1' is a relative path; write it from / or from ~/ (the login user's home)")
+            QCoreApplication::translate("TopologyCheck",
+                                        "'%1' starts from neither / nor ~/ (the login user's home); write it from one of them")
                 .arg(s.installDir.left(80)));
     const QStringList hosts = partyHosts(p);
     if (hosts.size() > s.nodes)

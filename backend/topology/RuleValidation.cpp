@@ -214,57 +214,52 @@ private:
             for (const WorkerGroup& g : p.workers) liars += g.adversary || p.adversary ? g.count : 0;
             liars = std::min(liars, p.workerCount());
             if (liars <= tolerated) continue;
+            // What would hold them: s = liars (with 2s + 1 workers at least), or the smallest r
+            // above 2 × liars that makes whole groups of the party.
+            const int n = p.workerCount();
+            int r = 2 * liars + 1;
+            while (r <= n && n % r != 0) ++r;
+            const QString raise = cyclic ? (n >= 2 * liars + 1 ? QStringLiteral("raise party_draco_s to %1, or ").arg(liars) : QString())
+                                         : (r <= n ? QStringLiteral("raise party_draco_r to %1, or ").arg(r) : QString());
             add(s.adversary ? QStringLiteral("$.training.adversary.count") : QStringLiteral("$.parties"),
                 QCoreApplication::translate("TopologyCheck",
                                             "party '%1' may have %2 attackers in a round, and %3 decodes exactly with at most %4 "
-                                            "(more may win and say nothing): raise %5 or attack fewer workers")
+                                            "(more may win and say nothing): %5attack fewer workers")
                     .arg(p.id)
                     .arg(liars)
                     .arg(s.partyAggregation)
                     .arg(tolerated)
-                    .arg(cyclic ? QStringLiteral("party_draco_s to %1").arg(liars)
-                                : QStringLiteral("party_draco_r to %1").arg(2 * liars + 1)));
-            return;  // (one party says it)
+                    .arg(raise));
         }
     }
 
     // draco_cyclic tells liars at neighbouring ranks apart only among so many workers for its s
     // (DracoCyclicCode::separation): beyond, a round could decode wrong and say nothing.
     void checkCyclicSeparation(int adversaries) {
-        const auto separated = [adversaries](int n) {
-            try {
-                return DracoCyclicCode(n, adversaries).separation() >= DracoCyclicCode::kLeastSeparation;
-            } catch (const std::invalid_argument&) {
-                return true;  // (too few workers for s: checkRuleMinimums says so)
-            }
-        };
+        if (adversaries < 1 || adversaries > 100) return;  // (its range is said with the other parameters')
         for (const Party& p : m_t.parties) {
             const int n = p.workerCount();
-            if (p.central || adversaries < 1 || n <= 2 * adversaries) continue;
-            if (n > 1000) {
+            if (p.central || n <= 2 * adversaries + 1) continue;  // (too few for s: checkRuleMinimums says so)
+            if (n > DracoCyclicCode::kMostWorkers) {
                 add("$.parties", QCoreApplication::translate("TopologyCheck",
-                                                             "draco_cyclic codes at most 1000 workers in a party, and "
-                                                             "party '%1' has %2: split it")
+                                                             "draco_cyclic codes at most %1 workers in a party, and "
+                                                             "party '%2' has %3: split it")
+                                     .arg(DracoCyclicCode::kMostWorkers)
                                      .arg(p.id)
                                      .arg(n));
                 continue;
             }
-            if (separated(n)) continue;
-            // The most workers that are, with every fewer (by halves: the separation falls as n grows,
-            // an odd n's below the even ones' beside it: it has one frequency fewer).
-            const auto upTo = [&](int m) { return separated(m) && separated(m - 1); };
-            int good = 2 * adversaries + 2, bad = n;
-            while (bad - good > 1) (upTo((good + bad) / 2) ? good : bad) = (good + bad) / 2;
+            const int most = DracoCyclicCode::mostWorkers(adversaries);
+            if (n <= most) continue;
             add("$.training.party_draco_s",
                 QCoreApplication::translate("TopologyCheck",
-                                            "draco_cyclic with draco_s %1 cannot tell liars at neighbouring ranks apart among party "
-                                            "'%2''s %3 workers at float precision: a round could decode wrong and say nothing; "
-                                            "give the party at most %4 workers (split it), lower party_draco_s, or use "
-                                            "draco_repetition")
+                                            "draco_cyclic with draco_s %1 tells liars at neighbouring ranks apart among at most %2 "
+                                            "workers at float precision, and party '%3' has %4: a round could decode wrong and say "
+                                            "nothing; split the party, lower party_draco_s, or use draco_repetition")
                     .arg(adversaries)
+                    .arg(most)
                     .arg(p.id)
-                    .arg(n)
-                    .arg(good));
+                    .arg(n));
         }
     }
 

@@ -498,6 +498,12 @@ private Q_SLOTS:
         QVERIFY(DracoCyclicCode(42, 4).separation() >= DracoCyclicCode::kLeastSeparation);
         QVERIFY(DracoCyclicCode(43, 4).separation() < DracoCyclicCode::kLeastSeparation);
         QVERIFY(DracoCyclicCode(200, 3).separation() < 1e-7);
+        // The most workers below which every size keeps the bound: 43 is the first under it for
+        // s = 4 (44 alone is above it again: an even n has one frequency more).
+        QCOMPARE(DracoCyclicCode::mostWorkers(4), 42);
+        QVERIFY(DracoCyclicCode(44, 4).separation() >= DracoCyclicCode::kLeastSeparation);
+        QCOMPARE(DracoCyclicCode::mostWorkers(2), 334);
+        QCOMPARE(DracoCyclicCode::mostWorkers(1), DracoCyclicCode::kMostWorkers);
     }
 
     void cyclicCodeRefusesTooFewWorkers() {

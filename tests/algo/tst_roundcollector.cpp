@@ -160,6 +160,14 @@ private Q_SLOTS:
             s.secureAggregation = secure;
             QVERIFY2(partiesPassOnUnreached(s) == passes, qPrintable(mode));
         }
+        // A global rule that leaves out a whole update for one refused range: not there either.
+        s.mode = QStringLiteral("fedavg");
+        s.secureAggregation = false;
+        s.aggregation = QStringLiteral("median");
+        QVERIFY(!partiesPassOnUnreached(s));
+        s.aggregation = QStringLiteral("fedavg");
+        s.params.insert(QStringLiteral("quorum"), 0.5);
+        QVERIFY(!partiesPassOnUnreached(s));
     }
 
     // Folded on arrival: the result is base + Σ over the contributions, each slice final (and

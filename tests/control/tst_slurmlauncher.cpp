@@ -112,9 +112,9 @@ private Q_SLOTS:
         QTest::newRow("install dir") << "install_dir" << QJsonValue("/a b") << l + "install_dir"
                                      << "plain path";
         QTest::newRow("relative install dir") << "install_dir" << QJsonValue("hips") << l + "install_dir"
-                                              << "is a relative path; write it from / or from ~/";
+                                              << "starts from neither / nor ~/ (the login user's home)";
         QTest::newRow("another user's home") << "install_dir" << QJsonValue("~root/hips") << l + "install_dir"
-                                             << "is a relative path";
+                                             << "starts from neither / nor ~/";
         QTest::newRow("unknown") << "queue" << QJsonValue(1) << l + "queue"
                                  << "unknown";
     }

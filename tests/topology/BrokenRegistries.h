@@ -89,8 +89,8 @@ inline QList<BrokenCase> registryBrokenCases() {
              for (const char* party : {"1", "2"}) set(t, {"parties", party, "roles", "workers"}, QJsonArray{QJsonObject{{"count", 100}}});
          },
          "$.training.party_draco_s",
-         "draco_cyclic with draco_s 4 cannot tell liars at neighbouring ranks apart among party 'party1''s 100 workers at float "
-         "precision: a round could decode wrong and say nothing; give the party at most 42 workers"},
+         "draco_cyclic with draco_s 4 tells liars at neighbouring ranks apart among at most 42 workers at float precision, and "
+         "party 'party1' has 100: a round could decode wrong and say nothing"},
         {"a Draco code with more attackers than it outvotes (two in a group of three win)",
          [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_repetition");
@@ -100,7 +100,7 @@ inline QList<BrokenCase> registryBrokenCases() {
          },
          "$.training.adversary.count",
          "party 'party1' may have 2 attackers in a round, and draco_repetition decodes exactly with at most 1 (more may win and "
-         "say nothing): raise party_draco_r to 5"},
+         "say nothing): raise party_draco_r to 6, or attack fewer workers"},
         {"Draco's cyclic code with a party of attackers beyond its s",
          [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_cyclic");

@@ -1,5 +1,6 @@
 #include "ModelSlices.h"
 
+#include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
 #include "Vocabulary.h"
 #include "RoleScope.h"
@@ -24,7 +25,11 @@ bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
 
 bool partiesPassOnUnreached(const TrainingSettings& s) {
     const ModePolicy policy = ModeRegistry::policy(s.mode);
-    return !s.flat() && policy.global == TierSync::Rounds && !policy.hierarchicalFrequency && !s.secureAggregation;
+    if (s.flat() || policy.global != TierSync::Rounds || policy.hierarchicalFrequency || s.secureAggregation) return false;
+    // (A rule that does not fold, or a quorum's round, leaves out a sender's whole update for one
+    // refused range: one party's short round, at a robust rule's minimum, made the global's short.)
+    const auto global = AggregatorRegistry::create(s.aggregation, [&s](const QString& p) { return s.param(p); });
+    return global && global->foldsOnArrival() && s.param(QStringLiteral("quorum")) <= 0;
 }
 
 std::vector<float> keepFiniteSlices(float* values, size_t count) {

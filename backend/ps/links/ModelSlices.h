@@ -44,8 +44,8 @@ std::vector<float> keepFiniteSlices(float* values, size_t count);
 // Whether a party's sum passes a range that none of its workers' updates reached (each was
 // refused: NaN) on as not finite, for the global server to leave that range of the party out, the
 // others' sum standing for it, as it does a worker's: where the global tier closes rounds over the
-// parties' sums. Zeros there counted as the party's update and pulled that range of the average
-// towards no change. Not where the global server applies each sum as it comes (zeros are no
+// parties' sums, folding them as they come (fedavg, no quorum). Zeros there counted as the party's
+// update and pulled that range of the average towards no change. Not where the global server applies each sum as it comes (zeros are no
 // change there, and NaN would cost the party's whole sum), under HFA (its party model moves by the
 // sum), nor under secure aggregation (a masked sum must stay finite for its masks to cancel).
 bool partiesPassOnUnreached(const TrainingSettings& settings);
