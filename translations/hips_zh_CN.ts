@@ -915,8 +915,8 @@
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
         <location filename="../backend/topology/JsonFields.cpp" line="135"/>
-        <location filename="../backend/topology/RuleValidation.cpp" line="91"/>
-        <location filename="../backend/topology/RuleValidation.cpp" line="121"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="92"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="122"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -1398,22 +1398,27 @@
         <translation>&apos;%1&apos; 不是普通路径（只能用字母、数字和 _.~/+-）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="174"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="176"/>
+        <source>&apos;%1&apos; starts from neither / nor ~/ (the login user&apos;s home); write it from one of them</source>
+        <translation>“%1”既不以 / 开头，也不以 ~/（登录用户的主目录）开头；请从二者之一写起</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="182"/>
         <source>the party&apos;s roles name %1 hosts (%2) and the job asks for %3 nodes; each host is one node: raise nodes or place the roles on fewer hosts</source>
         <translation>该参与方的角色使用 %1 台主机（%2），而作业只申请了 %3 个节点；每台主机对应一个节点：请增加 nodes，或把角色放到更少的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="185"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="193"/>
         <source>host &apos;%1&apos; runs roles of party %2 too; a Slurm party&apos;s hosts are its job&apos;s nodes: give it hosts of its own</source>
         <translation>主机 &apos;%1&apos; 也运行参与方 %2 的角色；Slurm 参与方的主机就是其作业的节点：请给它独立的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="191"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="199"/>
         <source>host &apos;%1&apos; is party %2&apos;s login host; give this party hosts of its own</source>
         <translation>主机 &apos;%1&apos; 是参与方 %2 的登录主机；请给本参与方独立的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="196"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="204"/>
         <source>host &apos;%1&apos; runs this party&apos;s roles; the login host only submits the job</source>
         <translation>主机 &apos;%1&apos; 运行本参与方的角色；登录主机只负责提交作业</translation>
     </message>
@@ -1504,7 +1509,7 @@
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="137"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="138"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1689,23 +1694,23 @@
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="42"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="43"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="45"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="46"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="48"/>
-        <location filename="../backend/topology/RuleValidation.cpp" line="52"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="49"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="53"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="60"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="61"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1714,7 +1719,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="81"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="82"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1740,12 +1745,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="98"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="99"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="106"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="107"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1759,7 +1764,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="131"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="132"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1768,57 +1773,87 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="74"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="75"/>
         <source>&apos;%1&apos; is not supported; use curve or sealed</source>
         <translation>不支持“%1”；请使用 curve 或 sealed</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="145"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="146"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="151"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="152"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="164"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="165"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and client sampling draws some of them: remove clients_per_round, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各 worker 的方式解码每轮的贡献，而客户端采样只抽取其中一部分：请删除 clients_per_round，或换用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="170"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="171"/>
         <source>draco_cyclic decodes only exact codewords, and party_compression %1 rounds every worker&apos;s push: no round would decode; set it to none</source>
         <translation>draco_cyclic 只能解码精确的码字，而 party_compression %1 会对每个 worker 的推送取整：没有一轮能解码；请将其设为 none</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="180"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="183"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="204"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="207"/>
+        <source>party &apos;%1&apos; has workers on %2 and on %3, and %4 compares their pushes bit for bit, which devices of two kinds do not compute alike: put its workers on one</source>
+        <translation>参与方“%1”的工作节点分别在 %2 和 %3 上，而 %4 逐位比较它们的推送，两种设备算出的结果并不逐位相同：请把它的工作节点放在同一种设备上</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="223"/>
+        <source>raise party_draco_s to %1, or </source>
+        <translation>将 party_draco_s 提高到 %1，或</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="225"/>
+        <source>raise party_draco_r to %1, or </source>
+        <translation>将 party_draco_r 提高到 %1（使其整除该参与方的工作节点数），或</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="227"/>
+        <source>party &apos;%1&apos; may have %2 attackers in a round, and %3 decodes exactly with at most %4 (more may win and say nothing): %5attack fewer workers</source>
+        <translation>参与方“%1”在一轮中可能有 %2 个攻击者，而 %3 最多只能在 %4 个攻击者下精确解码（更多时攻击者可能得逞且毫无提示）：%5减少被攻击的工作节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="246"/>
+        <source>draco_cyclic codes at most %1 workers in a party, and party &apos;%2&apos; has %3: split it</source>
+        <translation>draco_cyclic 每个参与方最多编码 %1 个工作节点，而参与方“%2”有 %3 个：请拆分它</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="257"/>
+        <source>draco_cyclic with draco_s %1 tells liars at neighbouring ranks apart among at most %2 workers at float precision, and party &apos;%3&apos; has %4: a round could decode wrong and say nothing; split the party, lower party_draco_s, or use draco_repetition</source>
+        <translation>draco_s 为 %1 的 draco_cyclic 在浮点精度下最多只能在 %2 个工作节点中区分相邻序号的说谎者，而参与方“%3”有 %4 个：某一轮可能解码错误且毫无提示；请拆分该参与方、降低 party_draco_s，或改用 draco_repetition</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="284"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="223"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="303"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="253"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="333"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="254"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="334"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="255"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="335"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>

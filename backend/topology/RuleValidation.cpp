@@ -219,8 +219,10 @@ private:
             const int n = p.workerCount();
             int r = 2 * liars + 1;
             while (r <= n && n % r != 0) ++r;
-            const QString raise = cyclic ? (n >= 2 * liars + 1 ? QStringLiteral("raise party_draco_s to %1, or ").arg(liars) : QString())
-                                         : (r <= n ? QStringLiteral("raise party_draco_r to %1, or ").arg(r) : QString());
+            const QString raise =
+                cyclic ? (n >= 2 * liars + 1 ? QCoreApplication::translate("TopologyCheck", "raise party_draco_s to %1, or ").arg(liars)
+                                             : QString())
+                       : (r <= n ? QCoreApplication::translate("TopologyCheck", "raise party_draco_r to %1, or ").arg(r) : QString());
             add(s.adversary ? QStringLiteral("$.training.adversary.count") : QStringLiteral("$.parties"),
                 QCoreApplication::translate("TopologyCheck",
                                             "party '%1' may have %2 attackers in a round, and %3 decodes exactly with at most %4 "
