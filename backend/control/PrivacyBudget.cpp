@@ -145,6 +145,18 @@ double privacyEpsilon(const Topology& t, int rounds) {
     return t.training.privacy ? privacyEpsilon(*t.training.privacy, mostDraws(t, rounds)) : 0;
 }
 
+bool RestartUses::countRestart(int round, const QString& role) {
+    const int restarts = ++m_restarts[round][role] + m_earlier.value(round);
+    if (restarts <= m_uses.value(round)) return false;
+    ++m_uses[round];
+    return true;
+}
+
+void RestartUses::takeUpEarlier(int round) {
+    ++m_earlier[round];
+    ++m_uses[round];
+}
+
 QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut) {
     QJsonObject o{{"epsilon", privacyEpsilon(p, rounds)},  {"delta", p.delta}, {"where", p.where},           {"clip_norm", p.clipNorm},
                   {"noise_multiplier", p.noiseMultiplier}, {"rounds", rounds}, {"secure_aggregation", false}};

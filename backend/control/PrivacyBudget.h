@@ -55,6 +55,24 @@ int roundsWithinDraws(const Topology& t, int rounds, int draws);
 // checkpoint, which never came: those rounds count too.
 void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded, bool rolesOutlivedRecords = false);
 
+// Which restarts of the roles that add the noise use a round's data once more. A role restarted
+// mid-round trains (or sums) its open round again with fresh noise; the round counts once more for
+// as many times as the most any one role was restarted in it (a shared trainer's workers restart
+// together, each once). A controller that attaches to a run knows how many such uses its first
+// controller counted, not whose: each is taken as any role's, so a role restarted again is
+// counted again (an over-count where it was another role: the stated ε errs on the safe side).
+class RestartUses {
+public:
+    // True when this restart of `role` in `round` is one more use of that round's data.
+    bool countRestart(int round, const QString& role);
+    // One use of `round` counted by an earlier controller of the run, for a role unknown.
+    void takeUpEarlier(int round);
+
+private:
+    QHash<int, QHash<QString, int>> m_restarts;  // by round, by role: this controller's
+    QHash<int, int> m_uses, m_earlier;  // by round: all counted; the earlier controllers'
+};
+
 // The guarantee as summary.json, the report and `hips history show` state it: epsilon, delta,
 // where, clip_norm, noise_multiplier, secure_aggregation, and budget_reached when `cut`.
 QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut);

@@ -59,7 +59,7 @@ bool RunController::attach(qint64 historyRun) {
         m_rerunsNotInTopology = RunDirectory::privacyReruns(runDir, m_topology.training.rounds);
         m_topology.training.privacy->rerunRounds += m_rerunsNotInTopology;
         for (const auto& [first, last] : m_rerunsNotInTopology)
-            if (first == last) ++m_restartReruns[first];
+            if (first == last) m_restartUses.takeUpEarlier(first);
     }
     m_progress =
         std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds, m_topology.training.evalEvery);

@@ -16,6 +16,7 @@
 #include "LabelSpaceCheck.h"
 #include "LaunchPlan.h"
 #include "MetricsFeed.h"
+#include "PrivacyBudget.h"
 #include "ProcessTable.h"
 #include "RunDirectory.h"
 #include "RunClock.h"
@@ -176,8 +177,7 @@ private:
     MetricsFeed m_feed;  // the roles' records as the run keeps them
     QMap<QString, QStringList> m_slurmJobs;  // by party, for the summary
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
-    QHash<int, QHash<QString, int>> m_restartsInRound;  // under privacy: each round's restarts of each role that noises
-    QHash<int, int> m_restartReruns;  // under privacy: the [r, r] this run's restarts added to rerun_rounds, by round
+    RestartUses m_restartUses;  // under privacy: the restarts that use a round once more (RunFaults.cpp)
     QList<std::pair<int, int>> m_rerunsNotInTopology;  // privacy-reruns.json's (RunDirectory.h)
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first

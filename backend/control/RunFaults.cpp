@@ -43,13 +43,7 @@ void RunController::countRestartAgainstPrivacy(const Node& node) {
     const bool noises = privacy->where == QLatin1String("worker") ? node.kind == RoleKind::Worker : node.kind == RoleKind::Server;
     const int round = m_progress->aggregatedRounds() + 1;
     if (!noises || round > m_topology.training.rounds) return;
-    // Each [r, r] is one more use of every worker's data in round r: as many as the most any one
-    // role was restarted in it (a shared trainer's workers restart together, each once).
-    // (Only restarts' [r, r]: a resume notes one too, for a round it trains again, which a restart
-    // in that round uses once more still.)
-    const int restarts = ++m_restartsInRound[round][node.id];
-    if (restarts <= m_restartReruns.value(round)) return;
-    ++m_restartReruns[round];
+    if (!m_restartUses.countRestart(round, node.id)) return;  // (RestartUses: whose use counts)
     privacy->rerunRounds.append({round, round});
     m_rerunsNotInTopology.append({round, round});
     m_dir.keepPrivacyReruns(m_rerunsNotInTopology);  // (its error is the run's first write error)

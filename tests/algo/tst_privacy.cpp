@@ -306,6 +306,23 @@ private Q_SLOTS:
         QVERIFY(!load.ok());
         QVERIFY2(load.errorText().contains("rerun_rounds lists [first, last] pairs"), qPrintable(load.errorText()));
     }
+
+    // A round counts once more for each restart of the role restarted most in it; a controller that
+    // attached knows the earlier uses, not whose, and counts a role restarted again once more.
+    void restartsUseARoundAsOftenAsTheMostRestartedRole() {
+        RestartUses uses;
+        QVERIFY(uses.countRestart(3, "party1/worker0"));
+        QVERIFY(!uses.countRestart(3, "party1/worker1"));  // (worker0's second copy counts for it)
+        QVERIFY(uses.countRestart(3, "party1/worker0"));  // its third copy of round 3
+        QVERIFY(uses.countRestart(4, "party1/worker1"));  // (another round)
+
+        RestartUses attached;  // its first controller counted one use of round 3
+        attached.takeUpEarlier(3);
+        QVERIFY(attached.countRestart(3, "party1/worker0"));  // (it may be the role restarted before)
+        QVERIFY(!attached.countRestart(3, "party1/worker1"));
+        QVERIFY(attached.countRestart(3, "party1/worker0"));
+        QVERIFY(attached.countRestart(5, "party1/worker0"));
+    }
 };
 
 QTEST_MAIN(PrivacyTest)
