@@ -46,9 +46,32 @@ public:
         const double u = 1.0 - uniform(), v = uniform();
         return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v);
     }
-    // Marsaglia and Tsang (2000); for shape < 1, Gamma(a) = Gamma(a + 1) · U^(1/a).
-    double gamma(double shape) {
-        if (shape < 1) return gamma(shape + 1) * std::pow(1.0 - uniform(), 1.0 / shape);
+    template <class T>
+    void shuffle(std::vector<T>& v) {  // Fisher–Yates
+        for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[size_t(next() % i)]);
+    }
+    // A Dirichlet draw with these concentrations (a zero one gets 0), from Gamma draws in log
+    // space: at a concentration of 1e-4, U^(1/a) underflows to 0 for most U, and a draw of all
+    // zeros is no mix (it was taken as an even one: an IID shard where the skew was asked for).
+    std::vector<double> dirichlet(const std::vector<double>& concentrations) {
+        std::vector<double> logs(concentrations.size(), -INFINITY), out(concentrations.size(), 0.0);
+        double most = -INFINITY, sum = 0;
+        for (size_t k = 0; k < logs.size(); ++k)
+            if (concentrations[k] > 0) most = std::max(most, logs[k] = logGamma(concentrations[k]));
+        if (most == -INFINITY) return out;  // (nothing to mix)
+        for (size_t k = 0; k < logs.size(); ++k) sum += (out[k] = std::exp(logs[k] - most));
+        for (double& x : out) x /= sum;
+        return out;
+    }
+
+private:
+    // log of a Gamma(shape) draw: Marsaglia and Tsang (2000); for shape < 1,
+    // Gamma(a) = Gamma(a + 1) · U^(1/a).
+    double logGamma(double shape) {
+        if (shape < 1) return logGamma(shape + 1) + std::log(1.0 - uniform()) / shape;
+        return std::log(gamma(shape));
+    }
+    double gamma(double shape) {  // shape >= 1
         const double d = shape - 1.0 / 3, c = 1.0 / std::sqrt(9 * d);
         for (;;) {
             double x, v;
@@ -61,12 +84,6 @@ public:
             if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
         }
     }
-    template <class T>
-    void shuffle(std::vector<T>& v) {  // Fisher–Yates
-        for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[size_t(next() % i)]);
-    }
-
-private:
     uint64_t m_state;
 };
 
@@ -97,15 +114,14 @@ std::vector<int64_t> hsuShard(const std::vector<std::vector<int64_t>>& byClass, 
     for (const auto& rows : byClass) total += int64_t(rows.size());
     const int64_t size = total / std::max(parts, 1);
     std::vector<size_t> used(classes, 0);
-    std::vector<double> q(classes), weight(classes);
+    std::vector<double> concentration(classes), weight(classes);
+    for (size_t k = 0; k < classes; ++k) concentration[k] = alpha * double(byClass[k].size()) / double(std::max<int64_t>(total, 1));
     for (int c = 0; c <= part; ++c) {
-        double sum = 0;
-        for (size_t k = 0; k < classes; ++k)
-            sum += (q[k] = byClass[k].empty() ? 0.0 : random.gamma(alpha * double(byClass[k].size()) / double(total)));
+        const std::vector<double> q = random.dirichlet(concentration);
         std::vector<int64_t> mine;
         for (int64_t j = 0; j < size; ++j) {
             double mass = 0;
-            for (size_t k = 0; k < classes; ++k) mass += (weight[k] = used[k] < byClass[k].size() ? q[k] / std::max(sum, 1e-300) : 0.0);
+            for (size_t k = 0; k < classes; ++k) mass += (weight[k] = used[k] < byClass[k].size() ? q[k] : 0.0);
             if (mass <= 0)  // its mix lies on exhausted classes: what is left, by size
                 for (size_t k = 0; k < classes; ++k) mass += (weight[k] = double(byClass[k].size() - used[k]));
             double u = random.uniform() * mass;
@@ -141,9 +157,7 @@ std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int
                     if ((w * spec.classesPerWorker + j) % classes == k && (holders.empty() || holders.back() != w)) holders.push_back(w);
             for (int w : holders) shares[size_t(w)] = 1.0 / double(holders.size());
         } else {  // dirichlet: drawn for every class, whichever part is asked for, so all agree
-            double sum = 0;
-            for (double& s : shares) sum += (s = random.gamma(spec.alpha));
-            for (double& s : shares) s = sum > 0 ? s / sum : 1.0 / parts;
+            shares = random.dirichlet(std::vector<double>(size_t(parts), spec.alpha));
         }
         if (shares[size_t(part)] > 0) appendCut(byClass[size_t(k)], shares, part, out);
     }
