@@ -117,6 +117,7 @@ private:
     void setState(RunState s);
     void recordNotice(const QString& source, const QString& text);
     void countRestartAgainstPrivacy(const Node& node);  // (RunFaults.cpp)
+    void warnOfPrivacyOverrun(int round, const QString& role);
     void noticeDivergence(const RoundRow& row);
     void endStragglersSoon();
     void useFleet(std::unique_ptr<AgentFleet> fleet);

@@ -3,6 +3,7 @@
 // are done stopped; and a Slurm party's jobs and nodes. (The run's state machine is RunController.cpp.)
 #include "RunController.h"
 
+#include "PrivacyAccountant.h"
 #include "RunRecorder.h"
 #include "TopologyWriter.h"
 
@@ -47,6 +48,27 @@ void RunController::countRestartAgainstPrivacy(const Node& node) {
     privacy->rerunRounds.append({round, round});
     m_rerunsNotInTopology.append({round, round});
     m_dir.keepPrivacyReruns(m_rerunsNotInTopology);  // (its error is the run's first write error)
+    warnOfPrivacyOverrun(round, node.id);
+}
+
+// A restart under target_epsilon may spend more than the run was planned for. The roles know
+// their rounds from the start, so the run is not cut; the user is told by when to stop it.
+void RunController::warnOfPrivacyOverrun(int round, const QString& role) {
+    const PrivacySettings& privacy = *m_topology.training.privacy;
+    const int rounds = m_topology.training.rounds;
+    if (!privacy.targetEpsilon || privacyEpsilon(m_topology, rounds) <= *privacy.targetEpsilon) return;
+    const qint64 uses = privacy::usesWithin(1, privacy.noiseMultiplier, privacy.delta, *privacy.targetEpsilon);
+    const int within = uses < 1 ? 0 : roundsWithinDraws(m_topology, rounds, int(std::min<qint64>(uses, rounds)));
+    const QString advice = within >= round ? QStringLiteral("stop the run after round %1 to stay within it").arg(within)
+                                           : QStringLiteral("it is spent already");
+    recordNotice(QStringLiteral("privacy"), QStringLiteral("%1 restarted in round %2 and sends it again with fresh noise: after "
+                                                           "round %3 epsilon would be %4, above target_epsilon %5; %6")
+                                                .arg(role)
+                                                .arg(round)
+                                                .arg(rounds)
+                                                .arg(privacyEpsilon(m_topology, rounds), 0, 'f', 3)
+                                                .arg(*privacy.targetEpsilon)
+                                                .arg(advice));
 }
 
 void RunController::startRolesAgain(const QString& host) {

@@ -120,9 +120,11 @@ private Q_SLOTS:
     // A worker that adds the noise and is restarted mid-round (fault_policy continue) trains the
     // open round again and sends it with fresh noise: its party server has both copies. The round
     // counts once more (privacy.rerun_rounds), in summary.json and in the run's topology.json.
+    // Its target_epsilon allowed the 60 rounds, not 61: the user is told by when to stop the run.
     void aRestartedWorkerCountsItsRoundAgain() {
         Run run;
-        QJsonObject training = privacy("worker", 0.5);
+        const double e60 = hips::privacy::epsilon(1, 0.5, 60, 1e-5), e61 = hips::privacy::epsilon(1, 0.5, 61, 1e-5);
+        QJsonObject training = privacy("worker", 0.5, (e60 + e61) / 2);
         training["rounds"] = 60;
         training["fault_policy"] = "continue";
         run.start({"run", writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, training), "--out", run.dir.filePath("run")});
@@ -140,6 +142,8 @@ private Q_SLOTS:
         const int round = rerun[0].toArray()[0].toInt();
         QVERIFY2(round >= 4 && rerun[0].toArray()[1].toInt() == round, QJsonDocument(rerun).toJson().constData());
         QCOMPARE(summaryOf(run)["privacy"].toObject()["most_draws"].toInt(), 61);
+        QVERIFY2(run.out.contains(QString("above target_epsilon %1; stop the run after round 59").arg((e60 + e61) / 2).toUtf8()),
+                 run.out.constData());
     }
 
     // ... and when its controller dies after the restart, before the run's end: the round is kept
