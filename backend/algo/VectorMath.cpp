@@ -74,8 +74,8 @@ void addMany(float* out, const float* const* inputs, size_t count, size_t n) {
 }
 
 void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate, float pushShare,
-                     float localSteps) {
-    const float k = lambda / (learningRate * pushShare * localSteps);
+                     float localSteps, float momentum) {
+    const float k = lambda * (1.0f - momentum) / (learningRate * pushShare * localSteps);
     for (size_t i = 0; i < n; ++i) delta[i] -= k * delta[i] * delta[i] * (now[i] - backup[i]);
 }
 

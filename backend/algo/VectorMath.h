@@ -30,8 +30,11 @@ void rescaleAround(float* out, const float* base, size_t n, float s);
 // `backup` is the model the sender computed its delta from and `now` the model it is applied to.
 // (λ on the pushed delta itself, as before s, would act as λ·s: λ/N.) A push of K local steps
 // is K steps of that gradient: g = −(delta/s)/(η·K), each step compensated, so k = λ/(η·s·K)
-// (taken as one step's, λ would act as λ·K).
+// (taken as one step's, λ would act as λ·K). Its steps went through the worker's momentum μ, whose
+// buffer it keeps from push to push: settled, a step moves by η·g/(1−μ), so g = −(1−μ)·delta/(η·s·K),
+// and g' through the same momentum gives k = λ·(1−μ)/(η·s·K) (without (1−μ), λ acted as λ/(1−μ):
+// 10λ at the default 0.9).
 void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate,
-                     float pushShare = 1.0f, float localSteps = 1.0f);
+                     float pushShare = 1.0f, float localSteps = 1.0f, float momentum = 0.0f);
 
 }  // namespace hips

@@ -207,6 +207,11 @@ private Q_SLOTS:
         std::vector<float> steps(19, 5 * delta);
         compensateDelay(steps.data(), n.data(), b.data(), steps.size(), lambda, 0.5f, 1.0f, 5.0f);
         for (float v : steps) QVERIFY2(std::abs(v - 5 * expected) < 1e-5f, qPrintable(QString::number(v)));
+        // The same gradient through a settled momentum of 0.9: each step moves 10 times as far, and
+        // the compensated gradient does too (λ on −delta/η as the gradient would act as 10λ).
+        std::vector<float> carried(19, 10 * delta);
+        compensateDelay(carried.data(), n.data(), b.data(), carried.size(), lambda, 0.5f, 1.0f, 1.0f, 0.9f);
+        for (float v : carried) QVERIFY2(std::abs(v - 10 * expected) < 1e-5f, qPrintable(QString::number(v)));
     }
 };
 

@@ -90,7 +90,8 @@ bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& 
     // (Under local_epochs a push's steps are its shard's: known to its worker only, taken as one.)
     const float steps = float(std::max(1, m_settings.localIters));
     compensateDelay(delta.data(), now.data, backup->second.data, std::min(delta.size(), m_weightFloats),
-                    float(m_settings.param(QStringLiteral("dc_lambda"))), float(m_settings.learningRate), float(share), steps);
+                    float(m_settings.param(QStringLiteral("dc_lambda"))), float(m_settings.learningRate), float(share), steps,
+                    float(m_settings.momentum));
     return true;
 }
 
