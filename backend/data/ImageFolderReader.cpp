@@ -12,6 +12,7 @@
 #include <QSet>
 #if HIPS_IMAGE_DECODING  // (Qt Gui's readers: a headless build on a host without Qt Gui lists and caches, but decodes no image)
 #include <QBuffer>
+#include <QColorSpace>
 #include <QImage>
 #include <QImageReader>
 #endif
@@ -141,7 +142,7 @@ QList<ImageFile> listImages(const QDir& root, const QStringList& classes, int th
 // images are decoded.
 QByteArray digestOf(const QList<ImageFile>& files, const QStringList& classes, const ReadOptions& o) {
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(QStringLiteral("hips image folder 1\n%1 %2 %3\n").arg(o.channels).arg(o.height).arg(o.width).toUtf8());
+    hash.addData(QStringLiteral("hips image folder 2\n%1 %2 %3\n").arg(o.channels).arg(o.height).arg(o.width).toUtf8());
     for (const QString& c : classes) hash.addData((c + QLatin1Char('\n')).toUtf8());
     for (const ImageFile& f : files) {
         hash.addData(QByteArray::number(f.label) + '/' + f.name + '\n');
@@ -171,7 +172,31 @@ QByteArray fileBytes(const ImageFile& f) {
     return bytes;
 }
 
-QImage decode(const ImageFile& f) {
+// The colour type in a PNG's header (0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA); -1 for
+// a file that is no PNG.
+int pngColourType(const QByteArray& bytes) {
+    static const QByteArray signature("\x89PNG\r\n\x1a\n", 8);
+    return bytes.size() > 25 && bytes.startsWith(signature) && bytes.mid(12, 4) == "IHDR" ? uchar(bytes[25]) : -1;
+}
+
+// Whether the file stores grey (its format), not whether its pixels happen to be: a colour
+// dataset whose first image is a black-and-white photo was read as grey throughout (32-bit
+// images' isGrayscale() looks at every pixel). A PNG says so in its header (Qt reads grey and
+// alpha as ARGB32); a palette, 1-bit ones too, is grey when its colours are.
+bool storedGrey(const QImage& image, int pngType) {
+    if (pngType == 0 || pngType == 4) return true;
+    if (pngType == 2 || pngType == 6) return false;
+    switch (image.format()) {
+        case QImage::Format_Grayscale8:
+        case QImage::Format_Grayscale16: return true;
+        case QImage::Format_Mono:
+        case QImage::Format_MonoLSB:
+        case QImage::Format_Indexed8: return image.isGrayscale();  // (its colour table: grey levels only)
+        default: return false;
+    }
+}
+
+QImage decode(const ImageFile& f, bool* grey = nullptr) {
     QByteArray bytes = fileBytes(f);
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::ReadOnly);
@@ -179,21 +204,8 @@ QImage decode(const ImageFile& f) {
     QImageReader reader(&buffer, f.name.toLower().endsWith(".png") ? QByteArrayLiteral("png") : QByteArrayLiteral("jpeg"));
     QImage image = reader.read();
     if (image.isNull()) fail(QStringLiteral("cannot decode %1 (%2); replace or remove the file").arg(f.path, reader.errorString()));
+    if (grey) *grey = storedGrey(image, pngColourType(bytes));
     return image;
-}
-
-// Whether the file stores grey (its format), not whether its pixels happen to be: a colour
-// dataset whose first image is a black-and-white photo was read as grey throughout (32-bit
-// images' isGrayscale() looks at every pixel).
-bool storedGrey(const QImage& image) {
-    switch (image.format()) {
-        case QImage::Format_Grayscale8:
-        case QImage::Format_Grayscale16:
-        case QImage::Format_Mono:
-        case QImage::Format_MonoLSB: return true;
-        case QImage::Format_Indexed8: return image.isGrayscale();  // (its colour table: grey levels only)
-        default: return false;
-    }
 }
 
 // The channels and size every image is decoded to: the options', or where they give none, the
@@ -206,8 +218,9 @@ Geometry geometryOf(const ReadOptions& o, const ImageFile& first) {
                  .arg(first.path)
                  .arg(g.channels));
     if (g.channels > 0 && g.resize) return g;
-    const QImage image = decode(first);
-    if (g.channels <= 0) g.channels = storedGrey(image) ? 1 : 3;
+    bool grey = false;
+    const QImage image = decode(first, &grey);
+    if (g.channels <= 0) g.channels = grey ? 1 : 3;
     if (!g.resize) {
         g.height = image.height();
         g.width = image.width();
@@ -216,7 +229,14 @@ Geometry geometryOf(const ReadOptions& o, const ImageFile& first) {
 }
 
 void decodeInto(const ImageFile& f, const Geometry& g, const QString& firstPath, uint8_t* out) {
+    // The pixels as stored, their alpha dropped (PIL's convert("RGB")) before any resizing: Qt
+    // scales colour and alpha premultiplied, and a transparent pixel's colour went black in a
+    // resized image only. A file's gamma or colour profile is not applied (Qt's grey conversion
+    // did: the same red was grey 130 in one file and 57 in another).
     QImage image = decode(f);
+    image.setColorSpace(QColorSpace());
+    bool grey = image.format() == QImage::Format_Grayscale8 || image.format() == QImage::Format_Grayscale16;
+    image = image.convertToFormat(grey ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
     if (g.resize && (image.height() != g.height || image.width() != g.width))
         image = image.scaled(g.width, g.height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     if (image.height() != g.height || image.width() != g.width)
@@ -228,13 +248,21 @@ void decodeInto(const ImageFile& f, const Geometry& g, const QString& firstPath,
                  .arg(firstPath)
                  .arg(g.width)
                  .arg(g.height));
-    image = image.convertToFormat(g.channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
+    if (image.format() != (grey ? QImage::Format_Grayscale8 : QImage::Format_RGB888) || (grey && g.channels == 3)) {
+        image = image.convertToFormat(QImage::Format_RGB888);  // (a resize may give another format; grey goes to each channel)
+        grey = false;
+    }
     const size_t plane = size_t(g.height) * size_t(g.width);
     for (int y = 0; y < g.height; ++y) {
         const uchar* line = image.constScanLine(y);
         uint8_t* row = out + size_t(y) * size_t(g.width);
-        if (g.channels == 1) {
+        if (g.channels == 1 && grey) {
             std::copy(line, line + g.width, row);
+            continue;
+        }
+        if (g.channels == 1) {  // PIL's convert("L"), as torchvision's Grayscale: ITU-R 601-2 luma
+            for (int x = 0; x < g.width; ++x)
+                row[x] = uint8_t((19595u * line[3 * x] + 38470u * line[3 * x + 1] + 7471u * line[3 * x + 2] + 0x8000u) >> 16);
             continue;
         }
         for (int x = 0; x < g.width; ++x)

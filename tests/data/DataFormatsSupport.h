@@ -146,6 +146,41 @@ inline bool save(const QImage& image, const QString& path, const char* format = 
     return QDir().mkpath(QFileInfo(path).path()) && image.save(path, format, quality);
 }
 
+inline QByteArray bytes(std::initializer_list<int> values) {
+    QByteArray out;
+    for (int v : values) out += char(v);
+    return out;
+}
+
+// A PNG of 8-bit samples, made byte by byte: colour type `type` (0 grey, 2 RGB, 4 grey and alpha,
+// 6 RGBA), `pixels` row by row; `gamma` (if not 0) as its gAMA chunk (100000: 1.0).
+inline QByteArray png(int w, int h, int type, const QByteArray& pixels, uint32_t gamma = 0) {
+    const auto be = [](QByteArray& out, uint32_t v) {
+        for (int i = 3; i >= 0; --i) out += char((v >> (8 * i)) & 0xff);
+    };
+    const auto chunk = [&](QByteArray& out, const char* name, const QByteArray& data) {
+        be(out, uint32_t(data.size()));
+        const QByteArray body = QByteArray(name, 4) + data;
+        out += body;
+        be(out, uint32_t(crc32(0, reinterpret_cast<const Bytef*>(body.constData()), uInt(body.size()))));
+    };
+    const int channels = type == 0 ? 1 : type == 2 ? 3 : type == 4 ? 2 : 4;
+    QByteArray header, rows, out("\x89PNG\r\n\x1a\n", 8);
+    be(header, uint32_t(w));
+    be(header, uint32_t(h));
+    header += bytes({8, type, 0, 0, 0});
+    for (int y = 0; y < h; ++y) rows += QByteArray(1, '\0') + pixels.mid(y * w * channels, w * channels);
+    chunk(out, "IHDR", header);
+    if (gamma) {
+        QByteArray g;
+        be(g, gamma);
+        chunk(out, "gAMA", g);
+    }
+    chunk(out, "IDAT", deflated(rows, MAX_WBITS));
+    chunk(out, "IEND", {});
+    return out;
+}
+
 QStringList cacheFiles(const QString& dir) {
     return QDir(dir).entryList(QDir::Files | QDir::Hidden);
 }

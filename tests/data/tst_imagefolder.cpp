@@ -4,6 +4,7 @@
 #include "DataFormatsSupport.h"
 #include "DataReaders.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -48,9 +49,12 @@ private Q_SLOTS:
         const SampleSet g = readSamples({"image-folder", root, {{"classes", "b_class"}}}, grey);
         QCOMPARE(g.classNames, QStringList{"b_class"});
         QCOMPARE(g.sampleShape, (std::vector<int64_t>{1, 2, 3}));
-        const QImage qtGrey = image(3, 2, QImage::Format_RGB32, rgb).convertToFormat(QImage::Format_Grayscale8);  // Qt's own weights
-        QCOMPARE(int(g.bytes[0]), int(qtGrey.constScanLine(0)[0]));
-        QCOMPARE(int(g.bytes[5]), int(qtGrey.constScanLine(1)[2]));
+        const auto luma = [&](int x, int y) {  // PIL's convert("L"), as torchvision's Grayscale
+            const QRgb c = rgb(x, y);
+            return (19595 * qRed(c) + 38470 * qGreen(c) + 7471 * qBlue(c) + 0x8000) >> 16;
+        };
+        QCOMPARE(int(g.bytes[0]), luma(0, 0));
+        QCOMPARE(int(g.bytes[5]), luma(2, 1));
         QVERIFY(g.bytes[0] != g.bytes[5]);
 
         // A colour file whose pixels are all grey (the folder's first) is colour: so is the folder.
@@ -85,6 +89,48 @@ private Q_SLOTS:
         QCOMPARE(int(resized.bytes[59]), 3);
         model.threads = 1;
         QCOMPARE(readSamples({"image-folder", root, {}}, model).bytes, resized.bytes);
+    }
+
+    // Images as PIL reads them (torchvision's ImageFolder): grey and alpha is grey, a palette of
+    // colours is colour, alpha is dropped before a resize, and a file's gamma changes no value.
+    void imagesAreReadAsPilReadsThem() {
+        const auto read = [&](const QString& name, const QByteArray& file, int channels = 0, int size = 0) {
+            const QString root = path("pil_" + name);
+            if (!write(root + "/a/1.png", file)) return SampleSet{};
+            ReadOptions o;
+            o.channels = channels, o.height = size, o.width = size, o.threads = 1;
+            return readSamples({"image-folder", root, {}}, o);
+        };
+        // grey and alpha (Qt decodes it as ARGB32): one channel, the grey levels as stored
+        const SampleSet greyAlpha = read("grey_alpha", png(2, 1, 4, bytes({100, 255, 200, 0})));
+        QCOMPARE(greyAlpha.sampleShape, (std::vector<int64_t>{1, 1, 2}));
+        QCOMPARE(std::vector<uint8_t>(greyAlpha.bytes.begin(), greyAlpha.bytes.end()), (std::vector<uint8_t>{100, 200}));
+
+        QImage twoColours(2, 1, QImage::Format_Mono);  // a 1-bit palette: red and blue
+        twoColours.setColorTable({qRgb(255, 0, 0), qRgb(0, 0, 255)});
+        twoColours.setPixel(0, 0, 0), twoColours.setPixel(1, 0, 1);
+        QByteArray file;
+        QBuffer buffer(&file);
+        QVERIFY(buffer.open(QIODevice::WriteOnly) && twoColours.save(&buffer, "PNG"));
+        const SampleSet palette = read("palette", file);
+        QCOMPARE(palette.sampleShape, (std::vector<int64_t>{3, 1, 2}));
+        QCOMPARE(std::vector<uint8_t>(palette.bytes.begin(), palette.bytes.end()), (std::vector<uint8_t>{255, 0, 0, 0, 0, 255}));
+
+        // red, green and blue as grey: PIL's 76, 150 and 29, whatever gamma the file states
+        const QByteArray rgb = bytes({255, 0, 0, 0, 255, 0, 0, 0, 255});
+        for (uint32_t gamma : {0u, 100000u, 45455u}) {
+            const SampleSet grey = read(QString("gamma_%1").arg(gamma), png(3, 1, 2, rgb, gamma), 1);
+            QCOMPARE(std::vector<uint8_t>(grey.bytes.begin(), grey.bytes.end()), (std::vector<uint8_t>{76, 150, 29}));
+        }
+
+        // a transparent red, resized: still red (a premultiplied resize made it black)
+        const QByteArray clearRed = bytes({255, 0, 0, 0}).repeated(4);
+        for (int size : {2, 4}) {
+            const SampleSet red = read(QString("clear_%1").arg(size), png(2, 2, 6, clearRed), 3, size);
+            const int64_t plane = size * size;
+            QVERIFY2(red.bytes[0] == 255 && red.bytes[plane] == 0 && red.bytes[2 * plane] == 0,
+                     qPrintable(QString("size %1: %2 %3 %4").arg(size).arg(red.bytes[0]).arg(red.bytes[plane]).arg(red.bytes[2 * plane])));
+        }
     }
 
     void badImageFoldersAreNamed() {
