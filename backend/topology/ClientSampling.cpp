@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 namespace hips {
 
@@ -53,7 +54,11 @@ double settingOf(const Topology& t, const QString& pool) {
 std::mt19937_64 generatorFor(int seed, qint64 round, const QString& pool) {
     const QByteArray key = QByteArray::number(seed) + '/' + QByteArray::number(round) + '/' + pool.toUtf8();
     const QByteArray digest = QCryptographicHash::hash(key, QCryptographicHash::Sha256);
-    std::seed_seq seq(digest.begin(), digest.end());
+    // Each byte as a signed one, as x86's char is (char is unsigned on ARM: a byte of 0x80 or more
+    // seeded another draw there, and a mixed federation's servers and workers disagreed on it).
+    std::vector<uint32_t> words;
+    for (char c : digest) words.push_back(uint32_t(int32_t(int8_t(c))));
+    std::seed_seq seq(words.begin(), words.end());
     return std::mt19937_64(seq);
 }
 
