@@ -59,8 +59,10 @@ void RunController::warnOfPrivacyOverrun(int round, const QString& role) {
     if (!privacy.targetEpsilon || privacyEpsilon(m_topology, rounds) <= *privacy.targetEpsilon) return;
     const qint64 uses = privacy::usesWithin(1, privacy.noiseMultiplier, privacy.delta, *privacy.targetEpsilon);
     const int within = uses < 1 ? 0 : roundsWithinDraws(m_topology, rounds, int(std::min<qint64>(uses, rounds)));
-    const QString advice = within >= round ? QStringLiteral("stop the run after round %1 to stay within it").arg(within)
-                                           : QStringLiteral("it is spent already");
+    // (A stopped run counts the round under way too: its noised updates may have left.)
+    const QString advice = within > round    ? QStringLiteral("stop the run once round %1 is done to stay within it").arg(within - 1)
+                           : within == round ? QStringLiteral("stop the run now to stay within it")
+                                             : QStringLiteral("it is spent already");
     recordNotice(QStringLiteral("privacy"), QStringLiteral("%1 restarted in round %2 and sends it again with fresh noise: after "
                                                            "round %3 epsilon would be %4, above target_epsilon %5; %6")
                                                 .arg(role)

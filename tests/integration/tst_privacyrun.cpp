@@ -142,7 +142,7 @@ private Q_SLOTS:
         const int round = rerun[0].toArray()[0].toInt();
         QVERIFY2(round >= 4 && rerun[0].toArray()[1].toInt() == round, QJsonDocument(rerun).toJson().constData());
         QCOMPARE(summaryOf(run)["privacy"].toObject()["most_draws"].toInt(), 61);
-        QVERIFY2(run.out.contains(QString("above target_epsilon %1; stop the run after round 59").arg((e60 + e61) / 2).toUtf8()),
+        QVERIFY2(run.out.contains(QString("above target_epsilon %1; stop the run once round 58 is done").arg((e60 + e61) / 2).toUtf8()),
                  run.out.constData());
     }
 
