@@ -100,7 +100,9 @@ bool isImageName(const char* name) {
     return name[0] != '.' && (endsWith(".png", 4) || endsWith(".jpg", 4) || endsWith(".jpeg", 5));
 }
 
-// The PNG and JPEG files of one class folder (not its sub-folders; not hidden files, such as
+// The PNG and JPEG files of one class folder, none where it is empty: a party's data may lack a
+// class the others have, and its empty folder keeps the label of every class after it (a missing
+// class shifted them, and the parties' class names then disagreed) (not its sub-folders; not hidden files, such as
 // macOS's ._ copies), sorted by name bytes (UTF-8: code points, as torchvision sorts), with their
 // sizes and times. readdir and fstatat: QFileInfo costs several times as much per file, and a
 // cached start of 60,000 images is mostly this listing.
@@ -108,7 +110,9 @@ QList<ImageFile> imagesOf(const QDir& root, const QString& className, int64_t la
     const QString folder = root.filePath(className);
     DIR* dir = ::opendir(QFile::encodeName(folder).constData());
     if (!dir && errno == ENOENT)
-        fail(QStringLiteral("%1 does not exist; the source's classes option names the sub-folders of %2 to read").arg(folder, root.path()));
+        fail(QStringLiteral("%1 does not exist; the source's classes option names the sub-folders of %2 to read (a class this "
+                            "party has no images of: make its folder, and leave it empty)")
+                 .arg(folder, root.path()));
     if (!dir) fail(QStringLiteral("cannot read the folder %1 (%2); check its permissions").arg(folder, systemErrorText(errno)));
     QList<ImageFile> files;
     while (const dirent* entry = ::readdir(dir)) {
@@ -117,7 +121,6 @@ QList<ImageFile> imagesOf(const QDir& root, const QString& className, int64_t la
         files.append({entry->d_name, {}, label, qint64(info.st_size), qint64(info.st_mtim.tv_sec) * 1000 + info.st_mtim.tv_nsec / 1000000});
     }
     ::closedir(dir);
-    if (files.isEmpty()) fail(QStringLiteral("%1 holds no PNG or JPEG images; every class needs at least one").arg(folder));
     std::sort(files.begin(), files.end(), [](const ImageFile& a, const ImageFile& b) { return a.name < b.name; });
     for (ImageFile& f : files) {
         // (A name that is not UTF-8 decodes with replacement characters, and the file was then
@@ -285,6 +288,9 @@ SampleSet readImageFolder(const QString& folder, const QStringList& wantedClasse
             fail(QStringLiteral("%1: class '%2' is named twice in classes; name each class folder once").arg(folder, name));
         else seen.insert(clean);
     const QList<ImageFile> files = listImages(root, set.classNames, threads);
+    if (files.isEmpty())
+        fail(QStringLiteral("%1 holds no PNG or JPEG images in its class folders (%2); put each class's images in its folder")
+                 .arg(folder, set.classNames.join(QStringLiteral(", "))));
 
     const QByteArray digest = digestOf(files, set.classNames, o);
     const QString cache = o.cacheDir.isEmpty() ? QString() : imageCachePath(folder, o);

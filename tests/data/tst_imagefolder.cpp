@@ -150,9 +150,17 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(root + "/cat/broken.png"));
         why = refusal([&] { readSamples({"image-folder", root, {{"classes", "cat,cow"}}}, own); });
         QVERIFY2(why.startsWith(root + "/cow does not exist; the source's classes option names the sub-folders"), qPrintable(why));
-        QVERIFY(QDir().mkpath(root + "/dog"));
-        why = refusal([&] { readSamples({"image-folder", root, {}}, own); });
-        QVERIFY2(why.startsWith(root + "/dog holds no PNG or JPEG images"), qPrintable(why));
+        QVERIFY2(why.contains("(a class this party has no images of: make its folder, and leave it empty)"), qPrintable(why));
+        // An empty class folder is a class this party has no images of: the labels after it stay.
+        QVERIFY(QDir().mkpath(root + "/bird"));
+        QVERIFY(save(filled(4, 4, Qt::red), root + "/dog/a.png"));
+        const SampleSet lacking = readSamples({"image-folder", root, {}}, own);
+        QCOMPARE(lacking.classNames, (QStringList{"bird", "cat", "dog"}));
+        QCOMPARE(lacking.labels, (std::vector<int64_t>{1, 2}));
+        QVERIFY(QFile::remove(root + "/dog/a.png"));
+        why = refusal([&] { readSamples({"image-folder", root, {{"classes", "bird,dog"}}}, own); });
+        QVERIFY2(why == root + " holds no PNG or JPEG images in its class folders (bird, dog); put each class's images in its folder",
+                 qPrintable(why));
         QVERIFY(QDir().mkpath(path("noclasses")));
         why = refusal([&] { readSamples({"image-folder", path("noclasses"), {}}, own); });
         QVERIFY2(why.startsWith(path("noclasses") + " holds no class folders"), qPrintable(why));
