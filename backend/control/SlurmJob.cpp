@@ -114,7 +114,8 @@ bool SlurmJob::prepare(LoginShell& shell, QString* error) {
             QStringLiteral("%1: cannot find the home directory on %2 for install_dir %3").arg(where(), shell.name(), m_slurm.installDir);
         return false;
     }
-    m_jobDir = QStringLiteral("%1/slurm/%2-%3-%4").arg(m_installDir, m_runName, m_party.id).arg(m_attempt);
+    // (RUN/PARTY-N: `hips stop` tells a party's jobs by it; run names and party ids may both hold '-'.)
+    m_jobDir = QStringLiteral("%1/slurm/%2/%3-%4").arg(m_installDir, m_runName, m_party.id).arg(m_attempt);
     const QString install = shellQuote(m_installDir);
     CommandResult probe;
     if (QString e = shell.run(QStringLiteral("mkdir -p %1/bin %1/runs %2 && chmod 700 %2 && cd %1/bin && (sha256sum %3 2>/dev/null; true)")

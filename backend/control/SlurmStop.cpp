@@ -8,14 +8,24 @@
 namespace hips {
 
 QStringList slurmPartyJobs(const QByteArray& squeue, const QString& party, const QString& installDir) {
-    const QRegularExpression name(QStringLiteral("^hips-.+-%1$").arg(QRegularExpression::escape(party)));
     static const QRegularExpression number(QStringLiteral(R"(^\d+$)"));
+    const QString escaped = QRegularExpression::escape(party);
+    const QRegularExpression attempt(QStringLiteral(R"(^%1-\d+$)").arg(escaped));
+    // (Submitted before 2026-12-02: install_dir/slurm/RUN-PARTY-N, where party "a" also matched
+    // party "b-a"'s jobs.)
+    const QRegularExpression oldName(QStringLiteral("^hips-.+-%1$").arg(escaped)), oldDir(QStringLiteral(R"(^.+-%1-\d+$)").arg(escaped));
     const QString jobsDir = QDir::cleanPath(installDir) + QStringLiteral("/slurm/");
     QStringList ids;
     for (const QByteArray& line : squeue.split('\n')) {
         const QStringList fields = QString::fromUtf8(line.trimmed()).split(QLatin1Char('|'));
-        if (fields.size() != 3 || !number.match(fields[0]).hasMatch() || !name.match(fields[1]).hasMatch()) continue;
-        if (QDir::cleanPath(fields[2]).startsWith(jobsDir)) ids << fields[0];
+        if (fields.size() != 3 || !number.match(fields[0]).hasMatch()) continue;
+        const QString dir = QDir::cleanPath(fields[2]);
+        if (!dir.startsWith(jobsDir)) continue;
+        const QStringList path = dir.mid(jobsDir.size()).split(QLatin1Char('/'));  // RUN, PARTY-N
+        const bool ours = path.size() == 2
+                              ? attempt.match(path[1]).hasMatch() && fields[1] == QStringLiteral("hips-%1-%2").arg(path[0], party)
+                              : path.size() == 1 && oldDir.match(path[0]).hasMatch() && oldName.match(fields[1]).hasMatch();
+        if (ours) ids << fields[0];
     }
     return ids;
 }

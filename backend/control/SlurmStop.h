@@ -2,7 +2,7 @@
 // `hips stop` for a Slurm party (`launcher: slurm`). Its agents listen on the job's nodes, where
 // only the run's controller knew, so a run whose controller is gone is stopped from the queue: on
 // the party's login host, the user's jobs that SlurmJob submitted for the party (named
-// hips-<run>-<party>, working in INSTALL_DIR/slurm/) are cancelled, and their agents and roles
+// hips-<run>-<party>, working in INSTALL_DIR/slurm/<run>/<party>-<attempt>) are cancelled, and their agents and roles
 // end with them.
 #include "Deployer.h"
 #include "Topology.h"

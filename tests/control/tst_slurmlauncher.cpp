@@ -202,17 +202,23 @@ private Q_SLOTS:
     // install's, not the user's other jobs, not a malformed line).
     void hipsStopPicksOnlyThePartysJobs() {
         const QByteArray squeue =
-            "101|hips-default-20261129-party2|/home/me/.hips/slurm/default-20261129-party2-1\n"
-            "102|hips-default-20261129-party2|/home/me/.hips/slurm/default-20261129-party2-2/\n"
-            "103|hips-default-20261129-party22|/home/me/.hips/slurm/default-20261129-party22-1\n"
-            "104|hips-default-20261129-party2|/home/me/other/slurm/default-20261129-party2-1\n"
+            "101|hips-default-20261129-party2|/home/me/.hips/slurm/default-20261129/party2-1\n"
+            "102|hips-default-20261129-party2|/home/me/.hips/slurm/default-20261129/party2-2/\n"
+            "103|hips-default-20261129-party22|/home/me/.hips/slurm/default-20261129/party22-1\n"
+            "104|hips-default-20261129-party2|/home/me/other/slurm/default-20261129/party2-1\n"
             "105|train.sh|/home/me/.hips/slurm/x\n"
-            "106|hips-default-party2|/home/me/.hips/slurmx/default-party2-1\n"
-            "x7|hips-default-party2|/home/me/.hips/slurm/default-party2-1\n"
-            "108|hips-a-party2|/home/me/.hips/slurm/../../other/slurm/a-party2-1\n"
+            "106|hips-default-party2|/home/me/.hips/slurmx/default/party2-1\n"
+            "x7|hips-default-party2|/home/me/.hips/slurm/default/party2-1\n"
+            "108|hips-a-party2|/home/me/.hips/slurm/../../other/slurm/a/party2-1\n"
+            "109|hips-r-b-a|/home/me/.hips/slurm/r/b-a-1\n"  // party b-a's, not party a's
+            "110|hips-r-a|/home/me/.hips/slurm/r/a-1\n"
+            "111|hips-r-x|/home/me/.hips/slurm/r/party2-1\n"  // (named for another party)
+            "112|hips-old-party2|/home/me/.hips/slurm/old-party2-1\n"  // submitted before 2026-12-02
             "garbage\n";
-        QCOMPARE(slurmPartyJobs(squeue, "party2", "/home/me/.hips/"), (QStringList{"101", "102"}));
+        QCOMPARE(slurmPartyJobs(squeue, "party2", "/home/me/.hips/"), (QStringList{"101", "102", "112"}));
         QCOMPARE(slurmPartyJobs(squeue, "party22", "/home/me/.hips"), (QStringList{"103"}));
+        QCOMPARE(slurmPartyJobs(squeue, "a", "/home/me/.hips"), (QStringList{"110"}));
+        QCOMPARE(slurmPartyJobs(squeue, "b-a", "/home/me/.hips"), (QStringList{"109"}));
         QVERIFY(slurmPartyJobs("", "party2", "/home/me/.hips").isEmpty());
     }
 };

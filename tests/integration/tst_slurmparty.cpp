@@ -117,9 +117,10 @@ private Q_SLOTS:
         QCOMPARE(QDir(run.dir.filePath("shared/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList{"a_run__n"});
         // Nothing of it is left in the queue, nor the agents' keys on the shared file system.
         QTRY_VERIFY_WITH_TIMEOUT(!QStringList({"PENDING", "RUNNING", "COMPLETING"}).contains(m_cluster.state(second)), 30000);
-        QVERIFY(QDir(run.dir.filePath("shared/slurm")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() == 2);
-        for (const QString& job : QDir(run.dir.filePath("shared/slurm")).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-            QVERIFY(QDir(run.dir.filePath("shared/slurm/" + job)).entryList({"*.keys"}).isEmpty());
+        const QString jobDirs = run.dir.filePath("shared/slurm/a_run__n");  // (install_dir/slurm/RUN/PARTY-N)
+        QCOMPARE(QDir(jobDirs).entryList(QDir::Dirs | QDir::NoDotAndDotDot), (QStringList{"party2-1", "party2-2"}));
+        for (const QString& job : QDir(jobDirs).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            QVERIFY(QDir(jobDirs + "/" + job).entryList({"*.keys"}).isEmpty());
         QVERIFY(run.leftovers().isEmpty());
     }
 
