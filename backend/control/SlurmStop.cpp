@@ -45,6 +45,13 @@ SlurmStop stopSlurmParty(const Topology& topology, const Party& party, const Dep
     if (QString e = shell->run(QStringLiteral("squeue --me --noheader --format='%i|%j|%Z'"), &queue, 30); !e.isEmpty() || !queue.ok())
         return {{}, QStringLiteral("squeue on %1 failed: %2").arg(shell->name(), e.isEmpty() ? QString::fromUtf8(queue.err).trimmed() : e)};
     result.cancelled = slurmPartyJobs(queue.out, party.id, installDir);
+    // squeue names the folder sbatch ran in as the kernel resolved it: under a home that is a
+    // link (/home/me to /nfs/home/me), not where install_dir says.
+    CommandResult physical;
+    if (shell->run(QStringLiteral("cd %1 2>/dev/null && pwd -P").arg(shellQuote(installDir)), &physical, 30).isEmpty() && physical.ok())
+        if (const QString resolved = QString::fromUtf8(physical.out).trimmed(); !resolved.isEmpty() && resolved != installDir)
+            for (const QString& id : slurmPartyJobs(queue.out, party.id, resolved))
+                if (!result.cancelled.contains(id)) result.cancelled << id;
     if (result.cancelled.isEmpty()) return result;
     CommandResult cancel;
     if (QString e = shell->run(QStringLiteral("scancel ") + result.cancelled.join(QLatin1Char(' ')), &cancel, 30);

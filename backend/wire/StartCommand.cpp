@@ -3,6 +3,7 @@
 #include "PrintableText.h"
 
 #include <QDir>
+#include <QFileInfo>
 
 namespace hips {
 
@@ -20,6 +21,17 @@ Message StartCommand::toMessage() const {
 bool isInside(const QString& path, const QString& root) {
     if (root == QLatin1String("/")) return path.size() > 1 && path.startsWith(u'/');
     return path.size() > root.size() + 1 && path.startsWith(root) && path.at(root.size()) == u'/';
+}
+
+// `path` with the links of its deepest existing folder resolved (the rest as it is).
+static QString resolvedAsFarAsItExists(const QString& path) {
+    QString existing = path, rest;
+    while (!QFileInfo::exists(existing) && existing != QLatin1String("/")) {
+        rest = QLatin1Char('/') + QFileInfo(existing).fileName() + rest;
+        existing = QFileInfo(existing).path();
+    }
+    const QString real = QFileInfo(existing).canonicalFilePath();
+    return real.isEmpty() ? path : QDir::cleanPath(real + rest);
 }
 
 std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QString& runsRoot, const QString& home, QString* error) {
@@ -47,7 +59,10 @@ std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QS
     if (QDir::isRelativePath(path) || path.contains(QChar(0)))
         return refuse(QStringLiteral("the output directory '%1' is not an absolute path").arg(printableText(*outDir, 200)));
     c.outDir = QDir::cleanPath(path);
-    if (!isInside(c.outDir, runsRoot))
+    // (runsRoot is as the kernel resolves it; the controller names the folder as install_dir says,
+    // which may go through a link: a home on a shared file system. The agent confines it again,
+    // links resolved, as it makes it.)
+    if (!isInside(c.outDir, runsRoot) && !isInside(resolvedAsFarAsItExists(c.outDir), runsRoot))
         return refuse(QStringLiteral("the output directory '%1' is outside this agent's runs directory %2")
                           .arg(printableText(*outDir, 200), runsRoot));
 

@@ -127,9 +127,12 @@ private Q_SLOTS:
     // The controller killed, its run orphaned: the party's job runs on, its agents where only the
     // controller knew. hips stop TOPOLOGY cancels it from the queue (and says so), and the next
     // finds nothing of it there.
+    // (Its install_dir is a link, as a home on a shared file system often is: squeue names the
+    // folder the link leads to.)
     void hipsStopCancelsAnOrphanedPartysJob() {
         Run run;
-        const QString topology = slurmTopology(run.dir);
+        QVERIFY(QDir().mkpath(run.dir.filePath("shared")) && QFile::link(run.dir.filePath("shared"), run.dir.filePath("linked")));
+        const QString topology = slurmTopology(run.dir, {{"install_dir", run.dir.filePath("linked")}});
         run.start({"run", topology, "--out", run.dir.filePath("run")});
         QVERIFY2(run.waitForOutput(": RUNNING", 240000), run.out + run.process.readAllStandardError());
         const QString job = capture(run.out, "deploy p2node\\s+Slurm job (\\d+): RUNNING");

@@ -5,6 +5,7 @@
 #include "WireCodec.h"
 
 #include <QCborArray>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <thread>
 
@@ -277,6 +278,27 @@ private Q_SLOTS:
             QVERIFY(!got.has_value());
             QVERIFY2(error.contains(expected), qPrintable(error));
         }
+    }
+
+    // The controller names the output folder as install_dir says, which may go through a link (a
+    // home on a shared file system); the agent's runs directory is the resolved one. It was refused
+    // as outside it, and a Slurm party on such a home could not start a role.
+    void anOutputDirectoryThroughALinkIsInside() {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath("shared/runs")) && QFile::link(dir.filePath("shared"), dir.filePath("linked")));
+        const QString runs = QFileInfo(dir.filePath("shared/runs")).canonicalFilePath();
+        const CurveKeyPair mine = CurveKeyPair::generate();
+        PeerKeys peers;
+        peers.insert("p/w0", mine.publicKey);
+        QString error;
+        const auto start = [&](const QString& outDir) {
+            return StartCommand::fromMessage(StartCommand{"p/w0", outDir, "{}", mine, peers, 1}.toMessage(), runs, "/srv", &error);
+        };
+        const auto got = start(dir.filePath("linked/runs/r1"));
+        QVERIFY2(got.has_value(), qPrintable(error));
+        QCOMPARE(got->outDir, dir.filePath("linked/runs/r1"));  // (the agent resolves it as it makes it)
+        QVERIFY(!start(dir.filePath("linked/other/r1")));
+        QVERIFY2(error.contains("is outside this agent's runs directory"), qPrintable(error));
     }
 
     // The controller's placement reaches the agent; none (an older controller) is 0, and one that
