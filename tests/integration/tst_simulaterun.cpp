@@ -27,6 +27,22 @@ QList<QJsonObject> records(const QString& runDir, const QString& kind) {
     return out;
 }
 
+// The first train record whose worker's traffic of that round did not come before it: a round's
+// bytes are taken as its last train record comes (RunProgress). Empty: none.
+QString trainBeforeItsTraffic(const QString& runDir) {
+    QFile f(runDir + "/metrics.jsonl");
+    if (!f.open(QIODevice::ReadOnly)) return "no metrics.jsonl";
+    QHash<QString, int> trafficRound;  // by node: the round of its last traffic record
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        const QString node = r["node"].toString();
+        const int round = r["round"].toInt();
+        if (r["kind"].toString() == "traffic") trafficRound[node] = round;
+        if (r["kind"].toString() == "train" && trafficRound.value(node) < round) return QString("%1's round %2").arg(node).arg(round);
+    }
+    return {};
+}
+
 QByteArray fileBytes(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -128,6 +144,10 @@ private Q_SLOTS:
         // each round's model down, the pushes up.
         const QString mismatch = trafficMismatch(real.dir.filePath("real"), sim.dir.filePath("sim"));
         QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        for (const QString& dir : {real.dir.filePath("real"), sim.dir.filePath("sim")}) {
+            const QString early = trainBeforeItsTraffic(dir);  // (a round's bytes lacked its last upload)
+            QVERIFY2(early.isEmpty(), qPrintable(early));
+        }
         if (security == "sealed") {  // the updates and models went the sealed way
             qint64 sealed = 0;
             for (const QJsonObject& r : records(real.dir.filePath("real"), "traffic")) sealed += qint64(r["sealed_frames"].toDouble());

@@ -433,16 +433,8 @@ private:
 
     void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, ShardedLinks* links, qint64 pushes,
                 bool attacked) {
-        m_ctx.metrics.report(metric::kTrain, {{metric::kRound, round},
-                                              {metric::kLoss, s.loss},
-                                              {metric::kAttacked, attacked ? 1 : 0},
-                                              {metric::kRedundancy, qint64(m_trainers.size())},
-                                              {metric::kSamples, qint64(s.samples)},
-                                              {metric::kComputeSeconds, s.computeSeconds},
-                                              {metric::kLocalSteps, qint64(s.steps)},
-                                              {metric::kStepsPerPush, double(s.steps) / double(pushes)},
-                                              {metric::kCommSeconds, commAndWait.first},
-                                              {metric::kWaitSeconds, commAndWait.second}});
+        // The traffic first: a round's bytes are taken as its last train record comes (RunProgress),
+        // and the last worker's upload was left to the next round.
         std::vector<const Channel*> channels = m_party ? m_party->channels() : std::vector<const Channel*>{};
         for (int i = 0; links && i < links->count(); ++i) channels.push_back(&links->channel(i));
         QCborMap traffic = trafficFields(channels);
@@ -456,6 +448,16 @@ private:
         }
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
+        m_ctx.metrics.report(metric::kTrain, {{metric::kRound, round},
+                                              {metric::kLoss, s.loss},
+                                              {metric::kAttacked, attacked ? 1 : 0},
+                                              {metric::kRedundancy, qint64(m_trainers.size())},
+                                              {metric::kSamples, qint64(s.samples)},
+                                              {metric::kComputeSeconds, s.computeSeconds},
+                                              {metric::kLocalSteps, qint64(s.steps)},
+                                              {metric::kStepsPerPush, double(s.steps) / double(pushes)},
+                                              {metric::kCommSeconds, commAndWait.first},
+                                              {metric::kWaitSeconds, commAndWait.second}});
     }
 
     RoleContext& m_ctx;

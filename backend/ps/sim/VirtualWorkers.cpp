@@ -235,6 +235,7 @@ Push VirtualWorkers::finishTurn(VirtualWorker& w, const ModelVersion& global, co
 
 void VirtualWorkers::reportRound(VirtualWorker& w, qint64 round, qint64 pushesPerRound) {
     const RoundStats& s = w.round;
+    w.metrics.report(metric::kTraffic, trafficRecord(w.traffic, round));  // (first: as WorkerRole's)
     w.metrics.report(metric::kTrain, {{metric::kRound, round},
                                       {metric::kLoss, s.loss},
                                       {metric::kAttacked, w.attacked ? 1 : 0},
@@ -246,7 +247,6 @@ void VirtualWorkers::reportRound(VirtualWorker& w, qint64 round, qint64 pushesPe
                                       {metric::kStepsPerPush, double(s.steps) / double(pushesPerRound)},
                                       {metric::kCommSeconds, w.commSeconds},
                                       {metric::kWaitSeconds, w.waitSeconds}});
-    w.metrics.report(metric::kTraffic, trafficRecord(w.traffic, round));
     w.dropRound();
 }
 
