@@ -65,7 +65,8 @@ void printRow(const RoundRow& r) {
     const QString loss = r.trainReports > 0 ? QString::number(r.trainLoss, 'f', 4) : QStringLiteral("-");
     std::printf("%5d  %*s  %7s  %9.0f  %9s  %9s  %7.1fs", r.round, scoreWidth, qPrintable(acc), qPrintable(loss), r.samplesPerSecond,
                 qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
-    if (privacyColumn) std::printf("  %8.3f", privacyEpsilon(*privacyColumn, r.round));  // (under sampling: the most draws)
+    // (The controller's, with its restarts' reruns; under sampling: the most draws.)
+    if (privacyColumn) std::printf("  %8.3f", std::isnan(r.epsilon) ? privacyEpsilon(*privacyColumn, r.round) : r.epsilon);
     std::printf("\n");
     std::fflush(stdout);
 }

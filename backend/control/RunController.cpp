@@ -208,7 +208,11 @@ void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     if (!m_unshownRows.isEmpty()) showOnceStored(std::exchange(m_unshownRows, {}));
 }
 
-void RunController::showOnceStored(const QList<RoundRow>& rows) {
+void RunController::showOnceStored(QList<RoundRow> rows) {
+    if (m_topology.training.privacy) {
+        if (!m_privacyTally) m_privacyTally.emplace(m_topology);  // (again after a restart counted: RunFaults.cpp)
+        for (RoundRow& row : rows) row.epsilon = m_privacyTally->epsilonBy(row.round);
+    }
     m_recorder->afterStored([this, rows] {
         for (const RoundRow& row : rows) Q_EMIT roundCompleted(row);
     });

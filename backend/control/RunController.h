@@ -139,7 +139,7 @@ private:
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& node, const QString& json);
-    void showOnceStored(const QList<RoundRow>& rows);  // roundCompleted, once the history holds them
+    void showOnceStored(QList<RoundRow> rows);  // roundCompleted, once the history holds them
     void showReplayed(const QList<RoundRow>& rows);
     void fail(const QString& reason);
     void stopRoles();
@@ -178,6 +178,7 @@ private:
     MetricsFeed m_feed;  // the roles' records as the run keeps them
     QMap<QString, QStringList> m_slurmJobs;  // by party, for the summary
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
+    std::optional<DrawTally> m_privacyTally;  // the rows' epsilon (showOnceStored)
     RestartUses m_restartUses;  // under privacy: the restarts that use a round once more (RunFaults.cpp)
     QList<std::pair<int, int>> m_rerunsNotInTopology;  // privacy-reruns.json's (RunDirectory.h)
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped

@@ -46,6 +46,7 @@ void RunController::countRestartAgainstPrivacy(const Node& node) {
     if (!noises || round > m_topology.training.rounds) return;
     if (!m_restartUses.countRestart(round, node.id)) return;  // (RestartUses: whose use counts)
     privacy->rerunRounds.append({round, round});
+    m_privacyTally.reset();  // (the rows' epsilon counts it from now on)
     m_rerunsNotInTopology.append({round, round});
     m_dir.keepPrivacyReruns(m_rerunsNotInTopology);  // (its error is the run's first write error)
     warnOfPrivacyOverrun(round, node.id);

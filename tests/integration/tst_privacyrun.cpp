@@ -144,6 +144,9 @@ private Q_SLOTS:
         QCOMPARE(summaryOf(run)["privacy"].toObject()["most_draws"].toInt(), 61);
         QVERIFY2(run.out.contains(QString("above target_epsilon %1; stop the run once round 58 is done").arg((e60 + e61) / 2).toUtf8()),
                  run.out.constData());
+        // The rounds' epsilon column counts it too (it showed the 60 rounds' epsilon, less than the summary's).
+        const QString lastRow = QString("\\n\\s+60\\s.*\\s%1\\n").arg(e61, 0, 'f', 3);
+        QVERIFY2(QRegularExpression(lastRow).match(QString(run.out)).hasMatch(), run.out.constData());
     }
 
     // ... and when its controller dies after the restart, before the run's end: the round is kept

@@ -317,7 +317,7 @@ void RunCharts::showFacts() {
             .arg(row.samplesPerSecond, 0, 'f', 0)
             .arg(row.computeRatio(), 0, 'f', 3)
             .arg(row.elapsed, 0, 'f', 1)
-            .arg(m_rmse ? tr("RMSE") : tr("accuracy"), privacyFactHtml(row.round) + partyFactsHtml()));
+            .arg(m_rmse ? tr("RMSE") : tr("accuracy"), privacyFactHtml(row) + partyFactsHtml()));
 }
 
 void RunCharts::setLocalReference(const QString& name, const QList<LocalReferencePoint>& points) {
@@ -392,13 +392,13 @@ void RunCharts::setRefused(const QString& reason) {
 }
 
 // ε spent by the round shown, where the run is differentially private.
-QString RunCharts::privacyFactHtml(int round) const {
+QString RunCharts::privacyFactHtml(const RoundRow& row) const {
     const QString secure = m_secureAggregation ? tr("<p>Secure aggregation: the global server sees only the parties' sum</p>") : QString();
     if (!m_privacy) return secure;
     return tr("<p>Privacy: <b>ε %1</b> (δ %2) spent by round %3, noise at the %4</p>")
-               .arg(m_draws->epsilonBy(round), 0, 'f', 3)
+               .arg(std::isnan(row.epsilon) ? m_draws->epsilonBy(row.round) : row.epsilon, 0, 'f', 3)  // (the controller's: restarts too)
                .arg(m_privacy->delta)
-               .arg(round)
+               .arg(row.round)
                .arg(m_privacy->atParty() ? tr("party servers") : tr("workers")) +
            secure;
 }

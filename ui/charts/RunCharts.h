@@ -86,7 +86,7 @@ private:
     void clearPerNode();
     void addPerNodeRecord(const QJsonObject& record, double wallMs, double elapsed);
     QString partyFactsHtml() const;
-    QString privacyFactHtml(int round) const;
+    QString privacyFactHtml(const RoundRow& row) const;
     std::optional<PrivacySettings> m_privacy;  // settled: ε by round in the facts
     // The run with its privacy settled: ε under client sampling counts each worker's draws.
     mutable std::optional<DrawTally> m_draws;
