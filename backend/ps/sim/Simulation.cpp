@@ -304,17 +304,17 @@ private:
         // (Under fail the run stops; under continue its scheduler says it: the CLI and the Run tab show it.)
         const double declared = m_membership.wentOff(w.node.id, off, roundOf(m_model.version + 1));
         // Out of the round's later syncs (ssgd, esync), as deployed once it is declared down: it
-        // trained on in each, and each waited heartbeat_timeout_s for it again.
-        if (m_drawn.remove(w.node.id)) countDrawnContributors();
+        // trained on in each, and each waited heartbeat_timeout_s for it again. This one waits till
+        // it is declared down (step: it was left out at once, and closed on the pushes that came).
+        m_wentOff.push_back(w.node.id);
         return {w.node.id, nullptr, 0, declared, true};
     }
 
     void membership(double at, const QString& member, const char* state, const char* reason) {
-        stamped(at, [&] {
-            m_global.report(metric::kMembership, {{QStringLiteral("member"), member},
-                                                  {QStringLiteral("state"), QLatin1String(state)},
-                                                  {QStringLiteral("reason"), QLatin1String(reason)}});
-        });
+        const QCborMap record{{QStringLiteral("member"), member},
+                              {QStringLiteral("state"), QLatin1String(state)},
+                              {QStringLiteral("reason"), QLatin1String(reason)}};
+        stamped(at, [&] { m_global.report(metric::kMembership, record); });
     }
 
     // One model version: every drawn worker's push, the parties' sums, the global step.
@@ -350,6 +350,8 @@ private:
             trained.push_back(x);
         }
         applyRound(push, atGlobal, trained);
+        for (const QString& id : m_wentOff) m_drawn.remove(id);  // (after the sync they went off in: arrivalOf)
+        if (!std::exchange(m_wentOff, {}).empty()) countDrawnContributors();
     }
 
     // The links a push to the global server crosses: a relayed one's through its party server.
@@ -375,15 +377,14 @@ private:
     void trainEsync(double leaves) {
         std::vector<int> members;
         std::vector<double> modelAt;
-        for (const auto& p : m_parties) {
-            if (!p->collector && !p->collective) continue;  // (relayed: its workers are among m_direct)
-            const auto [m, at] = turnsOf(p->members, leaves);
+        const auto take = [&](const std::vector<int>& which) {
+            const auto [m, at] = turnsOf(which, leaves);
             members.insert(members.end(), m.begin(), m.end());
             modelAt.insert(modelAt.end(), at.begin(), at.end());
-        }
-        const auto [m, at] = turnsOf(m_direct, leaves);
-        members.insert(members.end(), m.begin(), m.end());
-        modelAt.insert(modelAt.end(), at.begin(), at.end());
+        };
+        for (const auto& p : m_parties)
+            if (p->collector || p->collective) take(p->members);  // (relayed: its workers are among m_direct)
+        take(m_direct);
         m_esyncPushes.clear();
         for (Push& x : m_workers.trainUntilReady(members, modelAt, m_model, m_stateService)) m_esyncPushes.insert(x.worker, std::move(x));
     }
@@ -585,6 +586,7 @@ private:
     QHash<int, Push> m_esyncPushes;  // esync: this version's, by worker
     qint64 m_drawnRound = -1, m_reportedDraw = 0;
     QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
+    std::vector<QString> m_wentOff;  // the workers that went off in this sync (arrivalOf)
     double m_now = 0, m_roundStart = 0, m_lastRoundSeconds = 0, m_applySeconds = 0;
     quint64 m_late = 0;
 };
