@@ -504,6 +504,22 @@ private Q_SLOTS:
         // ... and the sync it went off in waited until it was declared down, at 27 s (it closed on
         // the pushes that came: round 3 took 10.03 s, as round 2; 11.2 s now)
         QVERIFY2(round3 > round2 + 0.5, qPrintable(QString("round 2 %1 s, round 3 %2 s").arg(round2).arg(round3)));
+
+        // Back at 35 s, it trains again: its link says what it sent, as its server's does (the push
+        // it was computing as it went off was counted as sent).
+        Run back;
+        const QString again = writeFile(back, "offAt25.txt", "0 25\n35 1000\n");
+        const QJsonArray returning{QJsonObject{{"count", 2}, {"device_profile", 1.0}},
+                                   QJsonObject{{"count", 1}, {"device_profile", 1.0}, {"availability", again}}};
+        back.start({"simulate",
+                    writeSmallVariant(back, returning, {{"mode", "ssgd"}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 2}}),
+                    "--out", back.dir.filePath("sim")});
+        QVERIFY2(back.finish(120000) == 0, back.out + back.err);
+        QVERIFY2(trainRecordsOf(back.dir.filePath("sim"), "party1/worker2") > 3, back.out.constData());  // (it came back)
+        const auto links = lastTraffic(back.dir.filePath("sim"));
+        const double sent = links.value("party1/worker2 -> party1/server0").first,
+                     received = links.value("party1/server0 -> party1/worker2").second;
+        QVERIFY2(sent > 0 && sent == received, qPrintable(QString("sent %1, received %2").arg(sent).arg(received)));
     }
 
     // What the simulator cannot run, or a broken trace, is refused before anything trains.

@@ -294,12 +294,12 @@ private:
         return m_workers.at(i).modelSeconds(bytes);
     }
 
-    // A push as its server takes it, or the worker declared down heartbeat_timeout_s after it went
-    // off (its availability trace) before the push was in. It was on when the model left (`leaves`);
-    // it goes off at the end of that interval, even while the model is still on its way to it.
+    // A push as its server takes it, or its worker declared down heartbeat_timeout_s after it went off
+    // before the push was in (its trace's interval it was on in as the model left, `leaves`, ended).
     Arrival arrivalOf(const Push& p, double leaves) {
         const VirtualWorker& w = m_workers.at(p.worker);
         const double off = m_availability.offAfter(w.node, leaves), at = p.arrivesAt;
+        m_workers.countPush(p, off);
         if (off >= at) return {w.node.id, p.update, p.weight, at};
         // (Under fail the run stops; under continue its scheduler says it: the CLI and the Run tab show it.)
         const double declared = m_membership.wentOff(w.node.id, off, roundOf(m_model.version + 1));

@@ -113,8 +113,14 @@ void VirtualWorkers::sent(VirtualWorker& w, Push& push, double modelAt, size_t f
     const quint64 bytes = wireBytes(floats);
     push.startedAt = modelAt;
     push.arrivesAt = push.finishedAt + w.modelSeconds(bytes);
-    if (w.server.isEmpty()) return;  // (a collective party's worker: its party's sum says what its links carried)
-    w.traffic.sent(w.server, bytes);  // (the model it started from: Simulation's modelDown)
+}
+
+// A push is sent unless its worker went off before its work ended (it was counted as it trained,
+// and a worker that came back later reported a push it never sent).
+void VirtualWorkers::countPush(const Push& push, double off) {
+    VirtualWorker& w = at(push.worker);
+    // (a collective party's worker: its party's sum says what its links carried)
+    if (!w.server.isEmpty() && off >= push.finishedAt) w.traffic.sent(w.server, wireBytes(push.update->size()));
 }
 
 std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which, const std::vector<double>& modelAt,

@@ -83,6 +83,7 @@ public:
     // Its round's train and traffic records, at the current stamp.
     void reportRound(VirtualWorker& w, qint64 round, qint64 pushesPerRound);
     int threads() const { return m_threads; }
+    void countPush(const Push& push, double off);  // its bytes on its worker's link, unless it went off first
 
 private:
     void build(VirtualWorker& w);
