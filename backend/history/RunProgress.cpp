@@ -56,17 +56,27 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         p.evaluated = true;
         p.testLoss = r.value(metric::kTestLoss).toDouble(qQNaN());  // (null: not a number, the model diverged)
         if (const double top5 = r.value(metric::kTestTop5).toDouble(-1); top5 >= 0) p.top5 = top5;
-        if (r.contains(metric::kTestRmse)) {  // a regression: lower is better
-            p.rmse = r.value(metric::kTestRmse).toDouble(qQNaN());
-            if (std::isnan(m_bestRmse) || p.rmse < m_bestRmse) m_bestRmse = p.rmse;
-        } else {
-            // (none: a regression's RMSE that was no number, which the history does not keep: not 0,
-            // which read as a perfect score)
-            p.accuracy = r.value(metric::kTestAccuracy).toDouble(qQNaN());
-            if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
-        }
+        if (r.contains(metric::kTestRmse)) p.rmse = r.value(metric::kTestRmse).toDouble(qQNaN());  // a regression
+        // (none: a regression's RMSE that was no number, which the history does not keep: not 0,
+        // which read as a perfect score)
+        else p.accuracy = r.value(metric::kTestAccuracy).toDouble(qQNaN());
+        noteBest(r);
+    } else if (kind == metric::kEval && round >= 1) {
+        // A round shown already without its score: a resume's checkpoint round, which the resumed
+        // master evaluates again. Its row stays as shown; its score counts for the best, as the
+        // history's and the report's do (summary.json's best was another's).
+        noteBest(r);
     }
     return drain();
+}
+
+void RunProgress::noteBest(const QJsonObject& eval) {
+    if (eval.contains(metric::kTestRmse)) {  // a regression: lower is better
+        const double rmse = eval.value(metric::kTestRmse).toDouble(qQNaN());
+        if (std::isnan(m_bestRmse) || rmse < m_bestRmse) m_bestRmse = rmse;
+    } else if (const double accuracy = eval.value(metric::kTestAccuracy).toDouble(qQNaN()); std::isnan(m_best) || accuracy > m_best) {
+        m_best = accuracy;
+    }
 }
 
 QList<RoundRow> RunProgress::finish() {

@@ -88,6 +88,7 @@ private:
     int m_nextRound = 1;
     qint64 m_totalSamples = 0;
     qint64 m_samplesThrough = 0;  // samples of the rounds already emitted
+    void noteBest(const QJsonObject& eval);
     double m_best = std::numeric_limits<double>::quiet_NaN();
     double m_bestRmse = std::numeric_limits<double>::quiet_NaN();
     struct Sent {

@@ -48,6 +48,23 @@ private Q_SLOTS:
         QVERIFY(p.finish().isEmpty());
     }
 
+    // A resume's checkpoint round shown without its score (its evaluation was not among the kept
+    // records) is evaluated again by the resumed master: its score counts for the best, as the
+    // history's does (summary.json's best was another round's).
+    void aShownRoundsLateScoreCountsForTheBest() {
+        RunProgress p(1, 10, 1);
+        p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 8}}), 1.0);
+        p.ingest(rec("aggregate", 1), 1.1);
+        QCOMPARE(p.ingest(rec("eval", 1, {{"test_acc", 0.7}}), 1.2).size(), 1);
+        p.ingest(rec("train", 2, {{"loss", 1.0}, {"samples", 8}}), 2.0);
+        p.ingest(rec("aggregate", 2), 2.1);
+        QCOMPARE(p.finish().size(), 1);  // (round 2, the checkpoint's, without its evaluation)
+        QVERIFY(p.ingest(rec("eval", 2, {{"test_acc", 0.8}}), 3.0).isEmpty());
+        QCOMPARE(p.bestAccuracy(), 0.8);
+        QVERIFY(p.ingest(rec("eval", 1, {{"test_acc", 0.6}}), 3.1).isEmpty());
+        QCOMPARE(p.bestAccuracy(), 0.8);
+    }
+
     // A record of a round past the run's (a stranger's, a damaged history's) is no round of it:
     // an aggregate of round 2·10⁹ closed every round before it, one by one, until memory ran out.
     void aRoundPastTheRunsIsIgnored() {
