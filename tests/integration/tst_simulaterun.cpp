@@ -522,6 +522,20 @@ private Q_SLOTS:
         QVERIFY2(sent > 0 && sent == received, qPrintable(QString("sent %1, received %2").arg(sent).arg(received)));
     }
 
+    // A party's quorum leaves its slow worker's pushes late: its party server's traffic records
+    // count them, as a deployed one's do (the simulated party servers' said none).
+    void aPartysLatePushesAreCounted() {
+        Run sim;
+        const QString path = writeSmallVariant(sim, {QJsonObject{{"count", 3}}, QJsonObject{{"count", 1}, {"slowdown", 8}}},
+                                               {{"quorum", 3}, {"local_iters", 20}}, true);
+        sim.start({"simulate", path, "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(120000) == 0, sim.out + sim.err);
+        qint64 late = 0;
+        for (const QJsonObject& r : records(sim.dir.filePath("sim"), "traffic"))
+            if (r["node"] == "party1/server0") late = std::max(late, r["late_pushes"].toInteger());
+        QVERIFY2(late >= 1, "the slow worker's late pushes were not counted");
+    }
+
     // What the simulator cannot run, or a broken trace, is refused before anything trains.
     void refusesWhatItCannotSimulateWithAReason() {
         Run async;

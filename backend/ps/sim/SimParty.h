@@ -7,6 +7,7 @@
 #include "SimNetwork.h"
 #include "SimRounds.h"
 #include "TrafficCounter.h"
+#include "Vocabulary.h"
 
 #include <QSet>
 #include <memory>
@@ -29,8 +30,16 @@ struct PartyServer {
     MetricsReporter metrics;
     TrafficCounter traffic;
     Deadline deadline;
+    quint64 late = 0;  // pushes that came after their round closed (a quorum, round_timeout_s)
 
     explicit PartyServer(const Node& n) : node(n), metrics(n.id), traffic(n.party) {}
+    // Its traffic record, with its late pushes and overclaims, as a deployed party server's.
+    QCborMap trafficOf(qint64 round) const {
+        QCborMap record = trafficRecord(traffic, round);
+        record.insert(metric::kLatePushes, qint64(late));
+        record.insert(metric::kOverclaims, qint64(collector ? collector->overclaims() : 0));
+        return record;
+    }
 };
 
 }  // namespace hips::sim

@@ -394,6 +394,7 @@ private:
         const auto start = WallClock::now();
         const Outcome o = collect(*p.collector, arrivals, push, size(), p.deadline, drawnAmong(m_topology, p.workers, roundOf(push)));
         if (!o.complete) return sitOut(p.node.id, arrivals);
+        p.late += o.late;
         FloatBuffer sum = p.collector->takeFolded();
         if (!sum) {
             sum = p.pool.acquire(size());
@@ -406,11 +407,10 @@ private:
         return {p.node.id, sum, p.collector->roundWeight(), doneAt + p.link.seconds(modelBytes())};
     }
 
-    // A collective party's round: its workers' sum, by the party's collective once the last is
-    // done; its lowest rank pushes the sum up. Each link inside the party carries what the
-    // collective sent on it. A member that went off before its part was ready is lost (as
-    // arrivalOf's): under continue the party's scheduler declares it down heartbeat_timeout_s
-    // later, and the sum is done again over those left (PartyCollective's).
+    // A collective party's round: its workers' sum, by the party's collective once the last is done;
+    // its lowest rank pushes the sum up. Each link inside the party carries what the collective sent
+    // on it. A member off before its part was ready is lost (as arrivalOf's): under continue it is
+    // declared down heartbeat_timeout_s later, and the sum done again over those left.
     Arrival collectiveRound(PartyServer& p, const std::vector<Push>& all, qint64 push, double leaves) {
         std::vector<Push> pushes;
         std::vector<Arrival> lost;
@@ -521,7 +521,7 @@ private:
         stamped(doneAt, [&] {
             for (const auto& p : m_parties)
                 if (!p->collective)  // (no party server: its links are its workers')
-                    p->metrics.report(metric::kTraffic, trafficRecord(p->traffic, round));
+                    p->metrics.report(metric::kTraffic, p->trafficOf(round));
             reportGlobalTraffic(round);
             m_global.report(metric::kAggregate, {{metric::kRound, round},
                                                  {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
