@@ -2018,57 +2018,57 @@
         <translation>备用全局服务器启动时不会持有各参与方的密钥：请从 %1 删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="120"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="125"/>
         <source>%1 needs at least %2 contributions a round, and clients_per_round draws as few as %3 %4: draw more, or lower its byzantine_f</source>
         <translation>%1 每轮至少需要 %2 个贡献，而 clients_per_round %4最少只抽取 %3 个：请多抽取，或降低其 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="136"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="141"/>
         <source>in the run</source>
         <translation>在整个运行中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="140"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="145"/>
         <source>a round of the draw</source>
         <translation>一轮抽样</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="156"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="161"/>
         <source>in party %1</source>
         <translation>在参与方 %1 中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="159"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="164"/>
         <source>party &apos;%1&apos;&apos;s drawn round</source>
         <translation>参与方 &apos;%1&apos; 的抽样轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="174"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="179"/>
         <source>clients_per_round %1 draws more workers than the %2 there are%3</source>
         <translation>clients_per_round %1 抽取的工作节点多于现有的 %2 个%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="177"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="182"/>
         <source> in party %1</source>
         <translation>（参与方 %1 中）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="181"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="186"/>
         <source>every party draws its own clients_per_round: remove the run&apos;s, or a party&apos;s</source>
         <translation>每个参与方都有自己的 clients_per_round：请删除运行级的设置，或某个参与方的设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="189"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="194"/>
         <source>clients_per_round draws the workers of each round, and mode %1 does not train in rounds of one push per worker: use fedavg</source>
         <translation>clients_per_round 抽取每轮的工作节点，而模式 %1 不是每个工作节点每轮推送一次：请使用 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="197"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="202"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, which a drawn-out party would not send: use fedavg, or hierarchy flat</source>
         <translation>聚合规则 %1 需要经参与方服务器转发每个工作节点自己的更新，而未被抽中的参与方不会发送：请使用 fedavg，或 hierarchy flat</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="205"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="210"/>
         <source>a quorum and clients_per_round both leave workers out of a round: keep one</source>
         <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
     </message>
@@ -2077,12 +2077,12 @@
         <translation type="vanished">隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="208"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="213"/>
         <source>a party none of whose workers is drawn would have its masks recovered every such round: remove clients_per_round or secure_aggregation</source>
         <translation>没有工作节点被抽中的参与方在每个这样的轮次都要恢复其掩码：请删除 clients_per_round 或 secure_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="218"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="223"/>
         <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
         <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
     </message>
