@@ -88,8 +88,9 @@ const QList<ModeInfo>& ModeRegistry::modes() {
          P::with({&P::wholePushOption}, async, async)},
         {{mode::kDcAsgd,
           QStringLiteral("asgd with delay compensation at the global server (DC-ASGD): g' = g + lambda * g * g * (w_now - "
-                         "w_backup(sender)), g the gradient of each of the push's local steps, -delta / (learning_rate * "
-                         "local_iters) before the 1/N share, so lambda is the paper's whatever N and local_iters."),
+                         "w_backup(sender)), g the gradient of each of the push's local steps, -(1 - momentum) * delta / "
+                         "(learning_rate * local_iters) before the 1/N share (as the worker's momentum moved them), so lambda "
+                         "is the paper's whatever N, local_iters and momentum."),
           {{QStringLiteral("dc_lambda"), ParamSpec::Type::Number, 0, 1000, 0.04,
             QStringLiteral("lambda, the strength of the delay compensation")},
            kWholePush},

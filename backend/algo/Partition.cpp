@@ -68,7 +68,10 @@ private:
     // log of a Gamma(shape) draw: Marsaglia and Tsang (2000); for shape < 1,
     // Gamma(a) = Gamma(a + 1) · U^(1/a).
     double logGamma(double shape) {
-        if (shape < 1) return logGamma(shape + 1) + std::log(1.0 - uniform()) / shape;
+        if (shape < 1) {  // (the two draws in this order on every compiler: every party cuts the same shards)
+            const double g = logGamma(shape + 1);
+            return g + std::log(1.0 - uniform()) / shape;
+        }
         return std::log(gamma(shape));
     }
     double gamma(double shape) {  // shape >= 1

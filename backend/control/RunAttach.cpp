@@ -129,8 +129,8 @@ void RunController::carryOn(const QList<QJsonObject>& kept) {
 }
 
 // Rounds the history already holds: shown at once, with their divergence notice (not stored again).
-void RunController::showReplayed(const QList<RoundRow>& rows) {
-    for (const RoundRow& row : rows) {
+void RunController::showReplayed(const QList<RoundRow>& replayed) {
+    for (const RoundRow& row : withEpsilon(replayed)) {
         noticeDivergence(row);
         Q_EMIT roundCompleted(row);
     }

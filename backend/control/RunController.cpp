@@ -208,11 +208,17 @@ void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     if (!m_unshownRows.isEmpty()) showOnceStored(std::exchange(m_unshownRows, {}));
 }
 
-void RunController::showOnceStored(QList<RoundRow> rows) {
-    if (m_topology.training.privacy) {
-        if (!m_privacyTally) m_privacyTally.emplace(m_topology);  // (again after a restart counted: RunFaults.cpp)
-        for (RoundRow& row : rows) row.epsilon = m_privacyTally->epsilonBy(row.round);
-    }
+// Each row's ε as this controller counts it: its restarts' reruns, and (attached, resumed) those
+// of the controllers before it.
+QList<RoundRow> RunController::withEpsilon(QList<RoundRow> rows) {
+    if (!m_topology.training.privacy) return rows;
+    if (!m_privacyTally) m_privacyTally.emplace(m_topology);  // (again after a restart counted: RunFaults.cpp)
+    for (RoundRow& row : rows) row.epsilon = m_privacyTally->epsilonBy(row.round);
+    return rows;
+}
+
+void RunController::showOnceStored(const QList<RoundRow>& shown) {
+    const QList<RoundRow> rows = withEpsilon(shown);
     m_recorder->afterStored([this, rows] {
         for (const RoundRow& row : rows) Q_EMIT roundCompleted(row);
     });

@@ -139,7 +139,8 @@ private:
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& node, const QString& json);
-    void showOnceStored(QList<RoundRow> rows);  // roundCompleted, once the history holds them
+    void showOnceStored(const QList<RoundRow>& rows);
+    QList<RoundRow> withEpsilon(QList<RoundRow> rows);  // roundCompleted, once the history holds them
     void showReplayed(const QList<RoundRow>& rows);
     void fail(const QString& reason);
     void stopRoles();

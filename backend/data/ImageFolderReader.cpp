@@ -194,7 +194,10 @@ bool storedGrey(const QImage& image, int pngType) {
         case QImage::Format_Grayscale16: return true;
         case QImage::Format_Mono:
         case QImage::Format_MonoLSB:
-        case QImage::Format_Indexed8: return image.isGrayscale();  // (its colour table: grey levels only)
+        case QImage::Format_Indexed8: {  // its colour table: grey levels only (isGrayscale() is false for any 1-bit image)
+            const QList<QRgb> table = image.colorTable();
+            return std::all_of(table.begin(), table.end(), [](QRgb c) { return qIsGray(c); });
+        }
         default: return false;
     }
 }

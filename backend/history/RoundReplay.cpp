@@ -88,7 +88,9 @@ StoredRounds replayRounds(const RunClock& clock, const QList<MetricRecord>& metr
             if (m.name == metric::kStoredTrainSamples) trainers.insert(m.source);
         trainReportsPerRound = int(trainers.size());
     }
-    QList<Replayed> all = metricRecords(metrics) + trafficRecords(traffic);
+    // (traffic first at equal times: a worker's traffic record comes before its train record, and a
+    // round's bytes are taken as its last train record comes)
+    QList<Replayed> all = trafficRecords(traffic) + metricRecords(metrics);
     std::stable_sort(all.begin(), all.end(), [](const Replayed& a, const Replayed& b) { return a.t < b.t; });
     RunProgress progress(trainReportsPerRound, rounds, std::max(1, evalEvery));
     StoredRounds out;

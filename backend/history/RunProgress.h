@@ -29,7 +29,7 @@ struct RoundRow {
     double computeSeconds = 0;  // summed over workers, this round
     double commSeconds = 0;  // summed over workers: pushing, waiting for and pulling the model
     // ε spent by this round under privacy, as the run's controller counts it (with the rounds its
-    // restarts trained again); NaN: not known here (a row replayed from the history).
+    // restarts trained again); NaN: set by no controller (a row the history's replay made).
     double epsilon = std::numeric_limits<double>::quiet_NaN();
     double computeRatio() const {  // ESync's computing-time ratio
         return computeSeconds + commSeconds > 0 ? computeSeconds / (computeSeconds + commSeconds) : 0;

@@ -62,7 +62,8 @@ std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QS
     // (runsRoot is as the kernel resolves it; the controller names the folder as install_dir says,
     // which may go through a link: a home on a shared file system. The agent confines it again,
     // links resolved, as it makes it.)
-    if (!isInside(c.outDir, runsRoot) && !isInside(resolvedAsFarAsItExists(c.outDir), runsRoot))
+    if (!isInside(c.outDir, runsRoot)) c.outDir = resolvedAsFarAsItExists(c.outDir);  // (no link followed again)
+    if (!isInside(c.outDir, runsRoot))
         return refuse(QStringLiteral("the output directory '%1' is outside this agent's runs directory %2")
                           .arg(printableText(*outDir, 200), runsRoot));
 

@@ -115,6 +115,15 @@ private Q_SLOTS:
         const SampleSet palette = read("palette", file);
         QCOMPARE(palette.sampleShape, (std::vector<int64_t>{3, 1, 2}));
         QCOMPARE(std::vector<uint8_t>(palette.bytes.begin(), palette.bytes.end()), (std::vector<uint8_t>{255, 0, 0, 0, 0, 255}));
+        QImage twoGreys = twoColours;  // a 1-bit palette of greys: grey
+        twoGreys.setColorTable({qRgb(50, 50, 50), qRgb(200, 200, 200)});
+        file.clear();
+        QBuffer again(&file);
+        QVERIFY(again.open(QIODevice::WriteOnly) && twoGreys.save(&again, "PNG"));
+        QCOMPARE(uchar(file[25]), uchar(3));  // (a palette PNG)
+        const SampleSet greys = read("grey_palette", file);
+        QCOMPARE(greys.sampleShape, (std::vector<int64_t>{1, 1, 2}));
+        QCOMPARE(std::vector<uint8_t>(greys.bytes.begin(), greys.bytes.end()), (std::vector<uint8_t>{50, 200}));
 
         // red, green and blue as grey: PIL's 76, 150 and 29, whatever gamma the file states
         const QByteArray rgb = bytes({255, 0, 0, 0, 255, 0, 0, 0, 255});
