@@ -2,6 +2,7 @@
 
 #include <QCryptographicHash>
 
+#include "ClockStamp.h"
 #include "ControlProtocol.h"
 #include "PrintableText.h"
 #include "RoleLog.h"
@@ -11,6 +12,7 @@
 #include "TopologyReader.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -98,6 +100,7 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
                                                 // a numbering that started again holds none of its run.
                                                 {QStringLiteral("next_seq"), m_journal.nextSeq()}});
         if (m_devices) ok.fields.insert(QStringLiteral("devices"), *m_devices);
+        control::answerClock(ok, m, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
         if (m_devices && m_devices->contains(QStringLiteral("error"))) m_devices.reset();  // said once, probed again next time
         m_socket->post(peer, std::move(ok));
         m_seen = 0;  // a controller saying hello has seen nothing of this agent's yet
@@ -107,7 +110,9 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         // "probing" in place of a hello, left the agent running after its run had ended.)
         std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
     } else if (type == QLatin1String("ping")) {
-        m_socket->post(peer, Message(QStringLiteral("pong")));  // keeps the controller's silence clock at zero
+        Message pong(QStringLiteral("pong"));  // keeps the controller's silence clock at zero
+        control::answerClock(pong, m, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+        m_socket->post(peer, std::move(pong));
     } else if (type == QLatin1String("start")) {
         if (m_shuttingDown) {  // no new roles once stopping; say so, or the controller waits for it
             sendEvent(control::event::kExited, m.string(QStringLiteral("node")),

@@ -1,7 +1,9 @@
 #include "AgentClient.h"
 
+#include "ClockStamp.h"
 #include "ControlProtocol.h"
 
+#include <QDateTime>
 #include <algorithm>
 #include <utility>
 
@@ -26,8 +28,22 @@ AgentClient::AgentClient(const QString& host, const QString& endpoint, const Cur
 }
 
 Message AgentClient::hello() const {
-    return Message(QStringLiteral("hello"),
-                   {{QStringLiteral("version"), control::kProtocolVersion}, {QStringLiteral("probe_devices"), m_probeDevices}});
+    return stamped(Message(QStringLiteral("hello"),
+                           {{QStringLiteral("version"), control::kProtocolVersion}, {QStringLiteral("probe_devices"), m_probeDevices}}));
+}
+
+static double unixSeconds() {
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+
+Message AgentClient::stamped(Message m) const {
+    m.fields.insert(control::kSentAt, unixSeconds());
+    return m;
+}
+
+// (An answer without both times, an older agent's, measures nothing: its records stay as stamped.)
+void AgentClient::measureClock(const Message& answer) {
+    if (const auto a = control::clockAnswer(answer)) m_clock.sample(a->sentAt, a->hostTime, unixSeconds());
 }
 
 AgentClient::~AgentClient() {
@@ -65,7 +81,7 @@ void AgentClient::tick() {
         return;
     }
     if (std::exchange(m_ackDue, false)) sendAck();
-    send(m_ready ? Message(QStringLiteral("ping"), {{QStringLiteral("version"), control::kProtocolVersion}}) : hello());
+    send(m_ready ? stamped(Message(QStringLiteral("ping"), {{QStringLiteral("version"), control::kProtocolVersion}})) : hello());
 }
 
 void AgentClient::onMessage(const Message& m) {
@@ -76,7 +92,9 @@ void AgentClient::onMessage(const Message& m) {
         if (m_lost) return;
     }
     m_sinceAgent.restart();
-    if (m.type == QLatin1String("hello_ok")) {
+    if (m.type == QLatin1String("pong")) {
+        measureClock(m);
+    } else if (m.type == QLatin1String("hello_ok")) {
         if (m_ready) return;
         if (!m.fields.value(QStringLiteral("compatible")).toBool()) {
             m_lost = true;
@@ -87,6 +105,7 @@ void AgentClient::onMessage(const Message& m) {
             return;
         }
         m_ready = true;
+        measureClock(m);  // (before the events it sends next)
         Q_EMIT ready(m.fields);
     } else if (m.type == QLatin1String("bye")) {
         m_lost = true;  // its silence from now on is expected

@@ -1,6 +1,7 @@
 #pragma once
 // The controller's connection to one hips-agent: version handshake, pings, and the
 // event stream with acknowledgements (duplicates from resends are dropped by sequence).
+#include "ClockOffset.h"
 #include "ControlProtocol.h"
 #include "SocketThread.h"
 
@@ -41,6 +42,8 @@ public:
     // long without us (orphan_timeout_s) and sends the events we missed once we are back.
     void setStallTolerance(qint64 ms) { m_stallToleranceMs = ms; }
     void setSilenceTimeout(int seconds) { m_silenceS = seconds; }  // the run's agent_timeout_s
+    // How far the agent's host clock is from this one's, measured by each hello and ping.
+    const ClockOffset& clock() const { return m_clock; }
 
 Q_SIGNALS:
     void ready(const QCborMap& hello);
@@ -55,6 +58,8 @@ Q_SIGNALS:
 private:
     void sendAck();
     Message hello() const;
+    Message stamped(Message m) const;  // with this clock's time, which the agent echoes with its own
+    void measureClock(const Message& answer);
     void onMessage(const Message& m);
     void tick();
 
@@ -71,6 +76,7 @@ private:
     int m_silenceS = control::kSilenceTimeoutS;
     bool m_ready = false, m_lost = false;
     QElapsedTimer m_sinceAgent, m_sinceTick;
+    ClockOffset m_clock;
     QTimer m_timer;
 };
 

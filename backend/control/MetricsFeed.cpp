@@ -14,17 +14,22 @@ QString field(const QJsonObject& o, const char* key) {
 }
 }  // namespace
 
-std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json) {
+std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json, double clockCorrection) {
     Taken t{QJsonDocument::fromJson(json).object(), json, {}, {}};
     if (!firstOfItsRound(t.record)) return std::nullopt;
     const QString kind = field(t.record, "kind"), node = field(t.record, "node");
+    bool rewritten = false;
+    if (const QJsonValue time = t.record.value(metric::kTime); clockCorrection != 0 && time.isDouble()) {
+        t.record.insert(metric::kTime, time.toDouble() + clockCorrection);
+        rewritten = true;
+    }
     if (kind == metric::kTraffic) {
         if (const auto carried = m_carried.constFind(node); carried != m_carried.cend()) {
             t.record.insert(metric::kLinks, withCarry(t.record.value(metric::kLinks).toArray(), *carried));
             QJsonArray before;
             for (const QJsonObject& link : *carried) before.append(link);
             t.record.insert(metric::kCarried, before);
-            t.line = QJsonDocument(t.record).toJson(QJsonDocument::Compact);
+            rewritten = true;
         }
         m_lastTraffic.insert(node, t.record);
     }
@@ -35,6 +40,7 @@ std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json) {
             t.change = QStringLiteral("%1 declared %2: %3").arg(member, state, field(t.record, "reason"));
         }
     }
+    if (rewritten) t.line = QJsonDocument(t.record).toJson(QJsonDocument::Compact);
     return t;
 }
 

@@ -3,7 +3,8 @@
 // evaluation and each global server's aggregate taken once (a restarted master or global server
 // may report its predecessor's last round again), traffic counts carried on across a process's
 // restart or a resume (its next process counts from zero, and no total may go down), and a
-// member's change of state told once (a party server is a member of two schedulers).
+// member's change of state told once (a party server is a member of two schedulers), and every
+// record's time on the controller's clock.
 #include <QByteArray>
 #include <QHash>
 #include <QJsonArray>
@@ -21,8 +22,9 @@ public:
         QString member, change;  // a member whose state changed, and the notice that says so
     };
 
-    // A record from a role: nothing when it repeats a round already taken.
-    std::optional<Taken> take(const QByteArray& json);
+    // A record from a role: nothing when it repeats a round already taken. Its time moved by
+    // `clockCorrection` seconds: from its host's clock onto the controller's (ClockOffset.h).
+    std::optional<Taken> take(const QByteArray& json, double clockCorrection = 0);
     // The records of a resumed run up to its checkpoint: its new processes count from zero.
     void resumeFrom(const QJsonObject& record);
     // The records the history holds of a run taken up again (hips attach): its processes go on.

@@ -202,7 +202,7 @@ void RunController::startRoles(const std::function<bool(const ProcessInfo&)>& wh
 
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     m_recorder->beginEvent();
-    handleEvent(e);
+    handleEvent(e, agent ? clockCorrectionOf(*agent) : 0);  // (none: hips simulate's, on the virtual clock)
     m_recorder->noteEvent(agent, seq, m_dir.metricsBytes(),
                           m_dir.metricsDurability());  // (without a history the agent client acknowledged it already)
     if (!m_unshownRows.isEmpty()) showOnceStored(std::exchange(m_unshownRows, {}));
@@ -224,14 +224,31 @@ void RunController::showOnceStored(const QList<RoundRow>& shown) {
     });
 }
 
-void RunController::handleEvent(const QCborMap& e) {
+double RunController::clockCorrectionOf(const AgentClient& agent) {
+    const double correction = agent.clock().correction();
+    const double said = m_clockCorrections.value(agent.host(), 0);
+    if (std::abs(correction - said) > 1 || (said == 0) != (correction == 0)) {  // (a second is what the history shows)
+        m_clockCorrections.insert(agent.host(), correction);
+        recordNotice(agent.host(), correction == 0
+                                       ? QStringLiteral("the clock of host %1 is in step with this computer's again").arg(agent.host())
+                                       : QStringLiteral("the clock of host %1 is %2 s %3 this computer's (±%4 s): its roles' "
+                                                        "records are placed on this computer's clock; set the clocks by NTP")
+                                             .arg(agent.host())
+                                             .arg(std::abs(correction), 0, 'f', 3)
+                                             .arg(correction > 0 ? QStringLiteral("behind") : QStringLiteral("ahead of"))
+                                             .arg(agent.clock().uncertainty(), 0, 'f', 3));
+    }
+    return correction;
+}
+
+void RunController::handleEvent(const QCborMap& e, double clockCorrection) {
     const QString kind = e.value(QStringLiteral("kind")).toString();
     const QString node = e.value(QStringLiteral("node")).toString();
     ProcessInfo* p = m_processes.find(node);
     if (!p) return;
     Q_EMIT processActivity(node);
     if (kind == control::event::kMetric) {
-        onMetric(node, e.value(QStringLiteral("json")).toString());
+        onMetric(node, e.value(QStringLiteral("json")).toString(), clockCorrection);
     } else if (kind == control::event::kLog) {
         const QString stream = e.value(QStringLiteral("stream")).toString();
         const QString line = e.value(QStringLiteral("line")).toString();
@@ -280,8 +297,8 @@ void RunController::recordNotice(const QString& source, const QString& text) {
     Q_EMIT notice(source, text);
 }
 
-void RunController::onMetric(const QString& node, const QString& json) {
-    const std::optional<MetricsFeed::Taken> taken = m_feed.take(json.toUtf8());
+void RunController::onMetric(const QString& node, const QString& json, double clockCorrection) {
+    const std::optional<MetricsFeed::Taken> taken = m_feed.take(json.toUtf8(), clockCorrection);
     if (!taken) return;
     const QJsonObject& metric = taken->record;
     if (const QString error = m_dir.appendMetric(taken->line); !error.isEmpty()) fail(error);

@@ -136,9 +136,11 @@ private:
     void recordSlurmJob(const QString& party, const QString& jobId, int attempt);
     int centralPartyIndex() const;
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
-    void handleEvent(const QCborMap& event);
+    // `clockCorrection`: seconds that place its host's stamps on this computer's clock (ClockOffset.h).
+    void handleEvent(const QCborMap& event, double clockCorrection);
     void onExited(ProcessInfo& p, const QCborMap& event);
-    void onMetric(const QString& node, const QString& json);
+    void onMetric(const QString& node, const QString& json, double clockCorrection);
+    double clockCorrectionOf(const AgentClient& agent);  // and says so in the run's log when it changes
     void showOnceStored(const QList<RoundRow>& rows);
     QList<RoundRow> withEpsilon(QList<RoundRow> rows);  // roundCompleted, once the history holds them
     void showReplayed(const QList<RoundRow>& rows);
@@ -177,6 +179,7 @@ private:
     bool m_privacyCut = false;  // target_epsilon cut the rounds: a run that ends reached its privacy budget
     QList<RoundRow> m_unshownRows;  // this agent event's completed rounds, shown once it is stored
     MetricsFeed m_feed;  // the roles' records as the run keeps them
+    QHash<QString, double> m_clockCorrections;  // by host, as last said in the log
     QMap<QString, QStringList> m_slurmJobs;  // by party, for the summary
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
     std::optional<DrawTally> m_privacyTally;  // the rows' epsilon (showOnceStored)

@@ -29,7 +29,7 @@ inline constexpr QLatin1String kUsage{
 // Fields every record has.
 inline constexpr QLatin1String kKind{"kind"};
 inline constexpr QLatin1String kNode{"node"};  // the node that reported it ("party1/worker0")
-inline constexpr QLatin1String kTime{"t"};  // seconds since the epoch, as the controller received it
+inline constexpr QLatin1String kTime{"t"};  // seconds since the epoch: the role's host's clock, kept on the controller's (ClockOffset.h)
 
 // Fields.
 inline constexpr QLatin1String kRound{"round"};

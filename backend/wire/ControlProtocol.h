@@ -2,7 +2,8 @@
 // Control plane between a controller (DEALER) and a hips-agent (ROUTER), always over CURVE:
 // the agent admits only its controller's key, and names that connection "controller".
 // Controller → agent: hello, start {node, topology, out_dir, threads, node_key, peer_keys}, stop {node},
-// stop_all, shutdown, ping, ack {seq}. Agent → controller: hello_ok {version, host, pid}, pong,
+// stop_all, shutdown, ping, ack {seq}. Agent → controller: hello_ok {version, host, pid}, pong
+// (hello, ping and their answers also carry the clocks: ClockStamp.h),
 // event {seq, kind, node, ...} with kind started/exited/metric/log; every event is kept
 // until acknowledged and sent again until it is.
 #include <QLatin1String>

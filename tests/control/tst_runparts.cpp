@@ -2,6 +2,8 @@
 // restarts and resumes, membership told once), the process table (each agent word's state) and
 // the launch plan (schedulers first, every node its own key, all the public ones).
 #include "AgentClient.h"
+#include "ClockOffset.h"
+#include "ClockStamp.h"
 #include "ControlProtocol.h"
 #include "LabelSpaceCheck.h"
 #include "LaunchPlan.h"
@@ -11,6 +13,7 @@
 #include "RunStore.h"
 #include "TopologyReader.h"
 
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -69,6 +72,96 @@ private Q_SLOTS:
         const QByteArray train = record({{"kind", "train"}, {"node", "party1/worker0"}, {"round", 3}});
         QCOMPARE(feed.take(train)->line, train);
         QCOMPARE(feed.take(train)->line, train);
+    }
+
+    // A record's time is moved from its host's clock onto the controller's, in the line kept too.
+    void theFeedPlacesRecordsOnTheControllersClock() {
+        MetricsFeed feed;
+        const QByteArray train = record({{"kind", "train"}, {"node", "party1/worker0"}, {"round", 3}, {"t", 1000.25}});
+        const auto moved = feed.take(train, 30);
+        QCOMPARE(moved->record["t"].toDouble(), 1030.25);
+        QCOMPARE(QJsonDocument::fromJson(moved->line).object()["t"].toDouble(), 1030.25);
+        QCOMPARE(feed.take(train, 0)->line, train);  // a host in step: as it came
+        // A traffic record carried across a restart is moved as well.
+        QVERIFY(feed.take(record(traffic("party1/server0", 100, 10))));
+        feed.processEnded("party1/server0");
+        QJsonObject later = traffic("party1/server0", 5, 1);
+        later["t"] = 2000.0;
+        const auto carried = feed.take(record(later), -2.5);
+        QCOMPARE(sentOf(carried->record), 105.0);
+        QCOMPARE(QJsonDocument::fromJson(carried->line).object()["t"].toDouble(), 1997.5);
+    }
+
+    // The offset comes from the quickest exchange of the last ones, and is applied only where it
+    // is more than the measure's error and the clocks' step apart.
+    void theClockMeasureTakesItsQuickestExchange() {
+        ClockOffset c;
+        QVERIFY(!c.measured());
+        QCOMPARE(c.correction(), 0.0);
+        c.sample(1000, 970.1, 1001);  // a host 30 s behind, seen through a slow exchange: 30.4 ± 0.5
+        QCOMPARE(c.estimate(), 30.4);
+        QCOMPARE(c.uncertainty(), 0.5);
+        c.sample(1002, 972.001, 1002.002);  // a quick one: 30.0 ± 0.001
+        QVERIFY(qAbs(c.correction() - 30.0) < 1e-9);
+        c.sample(1005, 900, 1004);  // one that ran backwards, and one past kLongestExchange: no measure
+        c.sample(1006, 900, 1006 + ClockOffset::kLongestExchange + 1);
+        c.sample(1007, 1007 + 2 * ClockOffset::kFurthest, 1007);  // and a clock no clock is
+        QVERIFY(qAbs(c.estimate() - 30.0) < 1e-9);
+        // The quick one is forgotten after kKept others: a clock set anew shows.
+        for (size_t i = 0; i < ClockOffset::kKept; ++i) c.sample(2000 + double(i), 1995 + double(i), 2000.01 + double(i));
+        QVERIFY(qAbs(c.estimate() - 5.005) < 1e-9);
+
+        ClockOffset inStep, near, unsure;
+        inStep.sample(100, 99.99, 100.002);  // 11 ms apart: within kInStep
+        QCOMPARE(inStep.correction(), 0.0);
+        near.sample(100, 99.95, 100.002);  // 51 ms apart, measured to 1 ms
+        QVERIFY(qAbs(near.correction() - 0.051) < 1e-9);
+        unsure.sample(100, 100.2, 101);  // 0.3 s, but measured to 0.5 s
+        QCOMPARE(unsure.correction(), 0.0);
+    }
+
+    // The agent's answers to a hello and to each ping carry its clock: a host 30 s behind this one
+    // is measured so from the hello on (its events come right after), and each pong measures it
+    // again. An older agent's answers carry no clock: its records stay as stamped.
+    void theClientMeasuresTheAgentsClock() {
+        zmq::context_t zmq(1);
+        Channel agent = Channel::router(zmq, QStringLiteral("agent"), QStringLiteral("tcp://127.0.0.1:*"));
+        AgentClient client(QStringLiteral("far"), QString::fromStdString(agent.socket().get(zmq::sockopt::last_endpoint)));
+        QSignalSpy ready(&client, &AgentClient::ready);
+        const auto behind = [](double s) { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 - s; };
+        const std::optional<Envelope> hello = agent.receive(std::chrono::seconds(10));
+        QVERIFY(hello && hello->message.type == QLatin1String("hello"));
+        std::this_thread::sleep_for(std::chrono::seconds(1));  // a slow answer: measured to within half a second or worse
+        Message ok(QStringLiteral("hello_ok"), {{QStringLiteral("compatible"), true}});
+        control::answerClock(ok, hello->message, behind(30));
+        agent.send(hello->peer, std::move(ok));
+        QVERIFY(ready.wait(10000));
+        QVERIFY(client.clock().uncertainty() >= 0.5);
+        QVERIFY2(qAbs(client.clock().correction() - 30) <= client.clock().uncertainty() + 0.002,
+                 qPrintable(QString::number(client.clock().correction())));
+        // The next ping, answered at once by a clock set back 10 s more: the quicker measure wins.
+        std::optional<Envelope> ping;
+        for (QDeadlineTimer wait(10000); !wait.hasExpired() && !(ping && ping->message.type == QLatin1String("ping"));) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);  // (the client pings from this thread's timer)
+            ping = agent.receive(std::chrono::milliseconds(50));
+        }
+        QVERIFY(ping && ping->message.type == QLatin1String("ping"));
+        Message pong(QStringLiteral("pong"));
+        control::answerClock(pong, ping->message, behind(40));
+        agent.send(ping->peer, std::move(pong));
+        QTRY_VERIFY_WITH_TIMEOUT(client.clock().uncertainty() < 0.5, 10000);
+        QVERIFY2(qAbs(client.clock().correction() - 40) <= client.clock().uncertainty() + 0.002,
+                 qPrintable(QString::number(client.clock().correction())));
+
+        Channel older = Channel::router(zmq, QStringLiteral("agent"), QStringLiteral("tcp://127.0.0.1:*"));
+        AgentClient olderClient(QStringLiteral("old"), QString::fromStdString(older.socket().get(zmq::sockopt::last_endpoint)));
+        QSignalSpy olderReady(&olderClient, &AgentClient::ready);
+        const std::optional<Envelope> olderHello = older.receive(std::chrono::seconds(10));
+        QVERIFY(olderHello && olderHello->message.fields.value(control::kSentAt).isDouble());
+        older.send(olderHello->peer, Message(QStringLiteral("hello_ok"), {{QStringLiteral("compatible"), true}}));
+        QVERIFY(olderReady.wait(10000));
+        QVERIFY(!olderClient.clock().measured());
+        QCOMPARE(olderClient.clock().correction(), 0.0);
     }
 
     void trafficGoesOnAcrossARestart() {
