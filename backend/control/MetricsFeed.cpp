@@ -24,6 +24,11 @@ std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json, doub
         rewritten = true;
     }
     if (kind == metric::kTraffic) {
+        // A new process whose predecessor's end this controller never heard of (it attached
+        // after): what the predecessor counted is carried on, as processEnded would have. (Carrying
+        // the same last record twice changes nothing.)
+        if (const auto last = m_lastTraffic.constFind(node); last != m_lastTraffic.cend() && isAnotherProcess(*last, t.record))
+            carry(*last);
         if (const auto carried = m_carried.constFind(node); carried != m_carried.cend()) {
             t.record.insert(metric::kLinks, withCarry(t.record.value(metric::kLinks).toArray(), *carried));
             QJsonArray before;
@@ -79,6 +84,11 @@ bool MetricsFeed::firstOfItsRound(const QJsonObject& record) {
     if (newest != m_newestRound.cend() && round <= *newest) return false;
     m_newestRound.insert(key, round);
     return true;
+}
+
+bool MetricsFeed::isAnotherProcess(const QJsonObject& last, const QJsonObject& next) {
+    const QString before = last.value(metric::kProcessInstance).toString(), now = next.value(metric::kProcessInstance).toString();
+    return !before.isEmpty() && !now.isEmpty() && before != now;
 }
 
 void MetricsFeed::carry(const QJsonObject& traffic) {

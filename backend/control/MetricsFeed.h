@@ -2,7 +2,8 @@
 // What the controller makes of the roles' metric records before they are kept: each round's
 // evaluation and each global server's aggregate taken once (a restarted master or global server
 // may report its predecessor's last round again), traffic counts carried on across a process's
-// restart or a resume (its next process counts from zero, and no total may go down), and a
+// restart or a resume (its next process counts from zero, and no total may go down: a restart is
+// told by the agent, or by the new process's records, which name their process), and a
 // member's change of state told once (a party server is a member of two schedulers), and every
 // record's time on the controller's clock.
 #include <QByteArray>
@@ -35,6 +36,8 @@ public:
 private:
     bool firstOfItsRound(const QJsonObject& record);
     void carry(const QJsonObject& traffic);
+    // Whether two traffic records of a node are of different processes (each says which it is).
+    static bool isAnotherProcess(const QJsonObject& last, const QJsonObject& next);
     static QJsonArray withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carried);
 
     QHash<QString, QHash<QString, QJsonObject>> m_carried;  // node → peer → its link as counted before

@@ -86,6 +86,10 @@ inline constexpr QLatin1String kReceived{"received"};
 // traffic: the node's links as its earlier processes counted them (a restart, a resume), which
 // the controller added into `links`: what a controller that attaches to the run adds on too.
 inline constexpr QLatin1String kCarried{"carried"};
+// traffic: which process of the node counted them (drawn at its start): a record of another than
+// the last one's is a new process's, counting from zero, though the controller never heard the
+// last one end (it died meanwhile, and another attached).
+inline constexpr QLatin1String kProcessInstance{"instance"};
 inline constexpr QLatin1String kTierInside{"inside"};  // a link within a party
 inline constexpr QLatin1String kTierAcross{"across"};  // a link between parties (the WAN)
 

@@ -202,6 +202,32 @@ private Q_SLOTS:
         QCOMPARE(sentOf(later.take(record(traffic("party2/server0", 8, 0)))->record), 8.0);
     }
 
+    // A process restarted just before its controller died: the controller that attaches never
+    // hears of its end, but the new process's records name another process than the history's
+    // last, so the last one's counts are carried on (they were lost, and the totals went down).
+    void aRestartTheAttachedControllerNeverHeardOfIsCarried() {
+        const auto of = [](double sent, const QString& instance) {
+            QJsonObject r = traffic("party2/server0", sent, 0);
+            r["instance"] = instance;
+            return r;
+        };
+        MetricsFeed attached;
+        QJsonObject last = of(40, "a1");
+        last["carried"] = QJsonArray{QJsonObject{{"peer", "central/global_server0"}, {"sent", 10.0}, {"received", 0.0}}};
+        last["links"] = QJsonArray{QJsonObject{{"peer", "central/global_server0"}, {"sent", 40.0}, {"received", 0.0}}};  // (10 carried in)
+        attached.attachTo(last);
+        QCOMPARE(sentOf(attached.take(record(of(2, "b2")))->record), 42.0);  // b2's 2 on a1's 40 (10 of them a1's predecessor's)
+        QCOMPARE(sentOf(attached.take(record(of(5, "b2")))->record), 45.0);  // the same process again: nothing more
+        // Heard of (processEnded) and then seen in the records too: carried once.
+        attached.processEnded("party2/server0");
+        QCOMPARE(sentOf(attached.take(record(of(1, "c3")))->record), 46.0);
+        QCOMPARE(sentOf(attached.take(record(of(4, "c3")))->record), 49.0);
+        // Records that name no process (older roles, hips simulate) are taken as before.
+        MetricsFeed older;
+        older.attachTo(traffic("party2/server0", 40, 0));
+        QCOMPARE(sentOf(older.take(record(of(2, "b2")))->record), 2.0);
+    }
+
     void aMembersChangeIsToldOnce() {
         MetricsFeed feed;
         auto membership = [](const QString& scheduler, const QString& state) {

@@ -7,6 +7,7 @@
 
 #include <QCborArray>
 #include <QDateTime>
+#include <QRandomGenerator>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QFile>
@@ -61,7 +62,11 @@ void MetricsReporter::reportUsage(const QCborValue& round) const {
     report(metric::kUsage, fields);
 }
 
+MetricsReporter::MetricsReporter(QString node)
+    : m_node(std::move(node)), m_instance(QString::number(QRandomGenerator::system()->generate64(), 16)) {}
+
 void MetricsReporter::report(const QString& kind, QCborMap fields) const {
+    if (kind == metric::kTraffic) fields.insert(metric::kProcessInstance, m_instance);
     fields.insert(QStringLiteral("kind"), kind);
     fields.insert(QStringLiteral("node"), m_node);
     fields.insert(QStringLiteral("t"), m_clock ? m_clock() : double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);

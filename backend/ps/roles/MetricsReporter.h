@@ -13,7 +13,7 @@ class MetricsReporter {
 public:
     static constexpr const char* kPrefix = "@metric ";
 
-    explicit MetricsReporter(QString node) : m_node(std::move(node)) {}
+    explicit MetricsReporter(QString node);
     // Writes {"kind": kind, "node": ..., "t": unix seconds, ...fields}. A traffic report (every
     // role's, each round) is followed by the process's usage: its CPU since the last one and its
     // memory now (at most one a second), so that the history holds each process's over time. (A
@@ -31,6 +31,7 @@ private:
     void reportUsage(const QCborValue& round) const;
 
     QString m_node;
+    QString m_instance;  // this process's of the node (traffic records say it: Vocabulary.h's kProcessInstance)
     std::function<double()> m_clock;  // empty: the wall clock
     bool m_reportsUsage = true;
     // The last usage report's clock (steady, s) and CPU time (s): what the next one counts from.
