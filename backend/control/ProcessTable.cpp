@@ -68,7 +68,7 @@ QList<std::pair<ProcessInfo*, bool>> ProcessTable::goneWithAgent(const QString& 
         p.state = ProcessInfo::State::Restarting;
         p.ended = unixNow();
         p.error = QStringLiteral("ended with its agent, which ") + how;
-        ++p.restarts;
+        if (wasUp) ++p.restarts;  // (one restarting already was counted by its exit; one pending never ran)
         gone.append({&p, wasUp});
     }
     return gone;

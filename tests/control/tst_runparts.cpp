@@ -279,6 +279,22 @@ private Q_SLOTS:
         QCOMPARE(table.stopUnfinished().size(), gone.size());
         QVERIFY(table.allDone());
         QVERIFY(table.stopUnfinished().isEmpty());
+
+        // One restart is counted once: a role its agent was about to start again, then gone with
+        // the agent, restarts once more only when it runs again (the table said "restarts: 2").
+        // Nor is a role that never ran restarted.
+        ProcessTable again;
+        again.reset(t.nodes());
+        ProcessInfo& crashed = *again.find("party1/worker0");
+        again.started(crashed, 100);
+        QVERIFY(again.exited(crashed, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}},
+                             false));
+        again.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
+        QCOMPARE(crashed.restarts, 1);
+        QCOMPARE(again.find("party1/server0")->restarts, 0);  // (pending)
+        again.started(crashed, 101);
+        again.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
+        QCOMPARE(crashed.restarts, 2);
     }
 
     // A party's source read on two hosts must hold the same on both (each reader cuts its shard
