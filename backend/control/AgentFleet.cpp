@@ -71,10 +71,13 @@ void AgentFleet::onReady(const QString& host, const QString& label, qint64 resum
     const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
     if (!problems.isEmpty()) return Q_EMIT failed(problems);
     m_ready.insert(host);
-    if (m_allReady && isSlurmHost(host)) return Q_EMIT agentBack(host);  // its party's job, submitted again
-    if (m_ready.size() < qsizetype(m_agents.size()) || (!m_allReady && !m_slurmWaiting.isEmpty())) return;
+    if (m_allReady) {  // one started again (a Slurm party's: its job, submitted again), whether or not others are back yet
+        if (m_savesRoster && !isSlurmHost(host)) saveRoster();
+        return Q_EMIT agentBack(host);
+    }
+    if (m_ready.size() < qsizetype(m_agents.size()) || !m_slurmWaiting.isEmpty()) return;
     if (m_savesRoster) saveRoster();
-    if (std::exchange(m_allReady, true)) return Q_EMIT agentBack(host);  // one started again
+    m_allReady = true;
     Q_EMIT ready();
 }
 

@@ -2,6 +2,7 @@
 // restarts and resumes, membership told once), the process table (each agent word's state) and
 // the launch plan (schedulers first, every node its own key, all the public ones).
 #include "AgentClient.h"
+#include "AgentFleet.h"
 #include "ClockOffset.h"
 #include "ClockStamp.h"
 #include "ControlProtocol.h"
@@ -45,6 +46,28 @@ Topology small() {
     const TopologyLoad load = TopologyReader::readFile(kSmall);
     if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
     return *load.topology;
+}
+
+// A fleet of agents the test plays (routers on loopback, no CURVE): added, and started again.
+class PlayedFleet : public AgentFleet {
+public:
+    PlayedFleet(const Topology& t) : AgentFleet(t, QString(), false) { m_savesRoster = false; }
+    void start() override {}
+    void shutdown() override {}
+    void add(const QString& host, Channel& agent) {
+        addAgent(host, host, QString::fromStdString(agent.socket().get(zmq::sockopt::last_endpoint)), CurveConfig{}, false);
+    }
+    void startedAgain(const QString& host, Channel& agent) {
+        retireAgent(host);
+        add(host, agent);
+    }
+};
+
+// Answers the hello `agent` got, as a compatible agent.
+bool answerHello(Channel& agent) {
+    const std::optional<Envelope> hello = agent.receive(std::chrono::seconds(10));
+    if (!hello || hello->message.type != QLatin1String("hello")) return false;
+    return agent.send(hello->peer, Message(QStringLiteral("hello_ok"), {{QStringLiteral("compatible"), true}}));
 }
 
 }  // namespace
@@ -287,8 +310,8 @@ private Q_SLOTS:
         again.reset(t.nodes());
         ProcessInfo& crashed = *again.find("party1/worker0");
         again.started(crashed, 100);
-        QVERIFY(again.exited(crashed, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}},
-                             false));
+        QVERIFY(again.exited(
+            crashed, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}}, false));
         again.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
         QCOMPARE(crashed.restarts, 1);
         QCOMPARE(again.find("party1/server0")->restarts, 0);  // (pending)
@@ -394,6 +417,30 @@ private Q_SLOTS:
         QCOMPARE(events[2][1].toLongLong(), 10);
         QCOMPARE(events[3][1].toLongLong(), 12);
         QCOMPARE(events[4][1].toLongLong(), 13);
+    }
+
+    // Two agents started again at once (a switch that cut both hosts off): each one's roles start
+    // again when it is back, the first one's too (it waited for the other and was never told).
+    void agentsStartedAgainTogetherAreEachBack() {
+        zmq::context_t zmq(1);
+        const auto router = [&zmq] { return Channel::router(zmq, QStringLiteral("agent"), QStringLiteral("tcp://127.0.0.1:*")); };
+        Channel a = router(), b = router();
+        PlayedFleet fleet(small());
+        QSignalSpy ready(&fleet, &AgentFleet::ready), back(&fleet, &AgentFleet::agentBack);
+        fleet.add(QStringLiteral("a"), a);
+        fleet.add(QStringLiteral("b"), b);
+        QVERIFY(answerHello(a) && answerHello(b));
+        QTRY_COMPARE_WITH_TIMEOUT(ready.size(), 1, 10000);
+        Channel a2 = router(), b2 = router();
+        fleet.startedAgain(QStringLiteral("a"), a2);
+        fleet.startedAgain(QStringLiteral("b"), b2);
+        QVERIFY(answerHello(a2));
+        QTRY_COMPARE_WITH_TIMEOUT(back.size(), 1, 10000);
+        QCOMPARE(back[0][0].toString(), QStringLiteral("a"));
+        QVERIFY(answerHello(b2));
+        QTRY_COMPARE_WITH_TIMEOUT(back.size(), 2, 10000);
+        QCOMPARE(back[1][0].toString(), QStringLiteral("b"));
+        QCOMPARE(ready.size(), 1);
     }
 
     // A resumed run whose controller died before its first new round keeps, in the history, its
