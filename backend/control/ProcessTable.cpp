@@ -1,5 +1,7 @@
 #include "ProcessTable.h"
 
+#include "PartyLauncher.h"
+
 #include <QDateTime>
 #include <algorithm>
 #include <cstring>
@@ -60,10 +62,14 @@ bool ProcessTable::exited(ProcessInfo& p, const QCborMap& e, bool ends) {
     return restarting;
 }
 
-QList<std::pair<ProcessInfo*, bool>> ProcessTable::goneWithAgent(const QString& host, const QString& how) {
+bool agentHolds(const Topology& topology, const QString& agentHost, const Node& node) {
+    return agentHost.isEmpty() ? !slurmPartyOf(topology, node.host) : node.host == agentHost;
+}
+
+QList<std::pair<ProcessInfo*, bool>> ProcessTable::goneWithAgent(const std::function<bool(const Node&)>& held, const QString& how) {
     QList<std::pair<ProcessInfo*, bool>> gone;
     for (ProcessInfo& p : m_processes) {
-        if ((!host.isEmpty() && p.node.host != host) || !p.unfinished()) continue;
+        if (!held(p.node) || !p.unfinished()) continue;
         const bool wasUp = p.state == ProcessInfo::State::Running;
         p.state = ProcessInfo::State::Restarting;
         p.ended = unixNow();

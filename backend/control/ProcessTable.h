@@ -8,6 +8,7 @@
 #include <QCborMap>
 #include <QList>
 #include <QMap>
+#include <functional>
 #include <utility>
 
 namespace hips {
@@ -31,6 +32,9 @@ QString processStateName(ProcessInfo::State s);
 // "party1/worker0 (pid 42) was killed by signal 9 (Killed): <its error>", as the run tells a death.
 QString describeExit(const ProcessInfo& p);
 double unixNow();
+// Whether the agent on `agentHost` runs `node`: "" is the local agent, which runs every host but
+// a Slurm party's (their agents come with the party's job, and outlive the local one).
+bool agentHolds(const Topology& topology, const QString& agentHost, const Node& node);
 
 class ProcessTable {
 public:
@@ -45,9 +49,9 @@ public:
     // stops, or stops the roles left after its last round) a bad exit is a stop and nothing is
     // started again. Returns whether its agent starts it again.
     bool exited(ProcessInfo& p, const QCborMap& event, bool ends);
-    // The agent of `host` ("" for every host) died and took its processes with it: each that had
-    // not ended is Restarting; returns those, each with whether it had been running.
-    QList<std::pair<ProcessInfo*, bool>> goneWithAgent(const QString& host, const QString& how);
+    // An agent died and took its processes (those `held` says it ran) with it: each that had not
+    // ended is Restarting; returns those, each with whether it had been running.
+    QList<std::pair<ProcessInfo*, bool>> goneWithAgent(const std::function<bool(const Node&)>& held, const QString& how);
     // Every process not ended is Stopped (its agent went, and the run with it); returns those.
     QList<ProcessInfo*> stopUnfinished();
 

@@ -23,7 +23,8 @@ void RunController::onAgentRestarting(const QString& host, const QString& how, i
                                               .arg(attempt)
                                               .arg(maxRestarts)
                                               .arg(double(delayMs) / 1000.0));
-    for (const auto& [p, wasUp] : m_processes.goneWithAgent(host, how)) {
+    const auto held = [&](const Node& n) { return agentHolds(m_topology, host, n); };
+    for (const auto& [p, wasUp] : m_processes.goneWithAgent(held, how)) {
         tellProcess(*p);
         if (!wasUp) continue;
         countRestartAgainstPrivacy(p->node);
@@ -78,7 +79,7 @@ void RunController::startRolesAgain(const QString& host) {
     m_agentsRestarting.remove(host);
     // (A stop's shutdown follows; once the rounds are done, its roles were stopped while it was away.)
     if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
-    startRoles([&](const ProcessInfo& p) { return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host); });
+    startRoles([&](const ProcessInfo& p) { return p.state == ProcessInfo::State::Restarting && agentHolds(m_topology, host, p.node); });
 }
 
 // A host that cannot be reached (its agent went silent, and deploying it again failed): a global
@@ -164,7 +165,8 @@ void RunController::endStragglersSoon() {
             if (p.state == ProcessInfo::State::Exited || p.state == ProcessInfo::State::Failed) continue;
             recordNotice(p.node.id, QStringLiteral("%1 is stopped: the run finished its rounds without it").arg(p.node.id));
             // Waiting for its agent to be started again: no agent will say it stopped.
-            const bool agentAway = m_agentsRestarting.contains(QString()) || m_agentsRestarting.contains(p.node.host);
+            const bool agentAway = std::any_of(m_agentsRestarting.begin(), m_agentsRestarting.end(),
+                                               [&](const QString& agent) { return agentHolds(m_topology, agent, p.node); });
             if (p.state == ProcessInfo::State::Restarting && agentAway) {
                 p.state = ProcessInfo::State::Stopped;
                 tellProcess(p);

@@ -294,7 +294,8 @@ private Q_SLOTS:
             table.exited(*table.find(node), {{QStringLiteral("code"), 0}}, false);
         QVERIFY(table.roundsDone() && !table.allDone());
         // The agent takes the rest with it: those running were up, and are restarting now.
-        const auto gone = table.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
+        const auto everyNode = [](const Node&) { return true; };
+        const auto gone = table.goneWithAgent(everyNode, QStringLiteral("was killed by signal 9"));
         QCOMPARE(gone.size(), t.nodes().size() - 4);
         QVERIFY(std::all_of(gone.begin(), gone.end(),
                             [](const auto& g) { return g.second && g.first->state == ProcessInfo::State::Restarting; }));
@@ -312,12 +313,51 @@ private Q_SLOTS:
         again.started(crashed, 100);
         QVERIFY(again.exited(
             crashed, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}}, false));
-        again.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
+        again.goneWithAgent(everyNode, QStringLiteral("was killed by signal 9"));
         QCOMPARE(crashed.restarts, 1);
         QCOMPARE(again.find("party1/server0")->restarts, 0);  // (pending)
         again.started(crashed, 101);
-        again.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
+        again.goneWithAgent(everyNode, QStringLiteral("was killed by signal 9"));
         QCOMPARE(crashed.restarts, 2);
+    }
+
+    // The local agent runs every host but a Slurm party's, whose agents come with its job: one
+    // that dies takes only its own roles, and only those start again when it is back (the Slurm
+    // party's running roles were "restarted" too, their restarts and privacy reruns counted).
+    void theLocalAgentHoldsAllButTheSlurmPartys() {
+        QTemporaryDir dir;
+        QFile in(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonArray hosts = t["hosts"].toArray(), parties = t["parties"].toArray();
+        hosts.append(QJsonObject{{"id", "p2node"}});
+        for (int i = 0; i < parties.size(); ++i) {
+            QJsonObject p = parties[i].toObject();
+            if (p["id"].toString() != "party2") continue;
+            p["host"] = "p2node";
+            p["launcher"] = QJsonObject{{"kind", "slurm"}, {"partition", "hips"}, {"install_dir", dir.filePath("shared")}};
+            parties[i] = p;
+        }
+        t["hosts"] = hosts;
+        t["parties"] = parties;
+        QFile out(dir.filePath("slurm.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(t).toJson()) > 0);
+        out.close();
+        const TopologyLoad load = TopologyReader::readFile(out.fileName());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        const Topology& topology = *load.topology;
+        ProcessTable table;
+        table.reset(topology.nodes());
+        for (ProcessInfo& p : table) table.started(p, 100);
+        const auto gone = table.goneWithAgent([&](const Node& n) { return agentHolds(topology, QString(), n); },
+                                              QStringLiteral("was killed by signal 9"));
+        QVERIFY(!gone.isEmpty());
+        for (const auto& [p, wasUp] : gone) QVERIFY2(!p->node.id.startsWith("party2/"), qPrintable(p->node.id));
+        QCOMPARE(table.find("party2/worker0")->state, ProcessInfo::State::Running);
+        QCOMPARE(table.find("party1/worker0")->state, ProcessInfo::State::Restarting);
+        const Node& slurmWorker = table.find("party2/worker0")->node;
+        QVERIFY(agentHolds(topology, QStringLiteral("p2node"), slurmWorker));
+        QVERIFY(!agentHolds(topology, QStringLiteral("p2node"), table.find("party1/worker0")->node));
     }
 
     // A party's source read on two hosts must hold the same on both (each reader cuts its shard
