@@ -277,8 +277,9 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
                                     .arg(double(e.value(QStringLiteral("delay_ms")).toInteger()) / 1000.0));
     } else if (p.state == ProcessInfo::State::Failed) {
         // Slurm signals a job's processes as it ends the job: under fault_policy continue the
-        // party's job is submitted again (AgentFleet), and this role starts again with it.
-        if (m_topology.training.continuesThroughFailures() && slurmPartyOf(m_topology, p.node.host)) {
+        // party's job is submitted again (AgentFleet), and this role starts again with it. (An
+        // exit with a status is the role's own failure, handled as anywhere else.)
+        if (m_topology.training.continuesThroughFailures() && slurmPartyOf(m_topology, p.node.host) && p.crashed) {
             countRestartAgainstPrivacy(p.node);  // (it trains or sums its open round again)
             p.state = ProcessInfo::State::Restarting;
             tellProcess(p);

@@ -167,7 +167,9 @@ void RunController::endStragglersSoon() {
             // Waiting for its agent to be started again: no agent will say it stopped.
             const bool agentAway = std::any_of(m_agentsRestarting.begin(), m_agentsRestarting.end(),
                                                [&](const QString& agent) { return agentHolds(m_topology, agent, p.node); });
-            if (p.state == ProcessInfo::State::Restarting && agentAway) {
+            // Nor for a Slurm party's role that waits for its job to be submitted again: the job
+            // runs on (the role died of its own, out of restarts), and no agent holds a restart.
+            if (p.state == ProcessInfo::State::Restarting && (agentAway || slurmPartyOf(m_topology, p.node.host))) {
                 p.state = ProcessInfo::State::Stopped;
                 tellProcess(p);
             }

@@ -19,7 +19,7 @@ namespace {
 
 // The default topology with party2 on the test cluster's partition (its roles on host "p2node",
 // which the job's node becomes), fault_policy continue and 20 rounds of the cnn.
-QString slurmTopology(const QTemporaryDir& dir, const QJsonObject& launcherExtra = {}) {
+QString slurmTopology(const QTemporaryDir& dir, const QJsonObject& launcherExtra = {}, const QJsonObject& trainingExtra = {}) {
     QFile in(HIPS_SOURCE_DIR "/resources/topologies/default.json");
     in.open(QIODevice::ReadOnly);
     QJsonObject t = QJsonDocument::fromJson(in.readAll()).object();
@@ -45,6 +45,7 @@ QString slurmTopology(const QTemporaryDir& dir, const QJsonObject& launcherExtra
     QJsonObject training = t["training"].toObject();
     training["fault_policy"] = "continue";
     training["heartbeat_timeout_s"] = 5;
+    for (auto it = trainingExtra.begin(); it != trainingExtra.end(); ++it) training[it.key()] = it.value();
     t["training"] = training;
     const QString path = dir.filePath("slurm.json");
     QFile out(path);
@@ -121,6 +122,19 @@ private Q_SLOTS:
         QCOMPARE(QDir(jobDirs).entryList(QDir::Dirs | QDir::NoDotAndDotDot), (QStringList{"party2-1", "party2-2"}));
         for (const QString& job : QDir(jobDirs).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
             QVERIFY(QDir(jobDirs + "/" + job).entryList({"*.keys"}).isEmpty());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A party2 worker killed with no restarts left: its job runs on, so no new job brings it
+    // back. The run goes on without it and ends after its last round (it waited for the job
+    // for ever, the worker "restarting").
+    void aWorkerLostForGoodInTheJobEndsWithTheRun() {
+        Run run;
+        run.start({"run", slurmTopology(run.dir, {}, {{"rounds", 8}, {"max_restarts", 0}}), "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 3, "party2/worker0", SIGKILL), run.out + run.process.readAllStandardError());
+        QVERIFY2(run.finish(300000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("party2/worker0 is stopped: the run finished its rounds without it"), run.out);
+        QCOMPARE(printedRounds(run.out).size(), 8);
         QVERIFY(run.leftovers().isEmpty());
     }
 
