@@ -95,6 +95,7 @@ void AgentClient::onMessage(const Message& m) {
     if (m.type == QLatin1String("pong")) {
         measureClock(m);
     } else if (m.type == QLatin1String("hello_ok")) {
+        measureClock(m);  // (each: the first answers the oldest hello, which may have waited for the agent to listen)
         if (m_ready) return;
         if (!m.fields.value(QStringLiteral("compatible")).toBool()) {
             m_lost = true;
@@ -105,7 +106,6 @@ void AgentClient::onMessage(const Message& m) {
             return;
         }
         m_ready = true;
-        measureClock(m);  // (before the events it sends next)
         Q_EMIT ready(m.fields);
     } else if (m.type == QLatin1String("bye")) {
         m_lost = true;  // its silence from now on is expected

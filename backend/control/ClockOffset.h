@@ -29,7 +29,7 @@ public:
 
     static constexpr double kInStep = 0.02;  // seconds
     static constexpr double kLongestExchange = 10;  // seconds; a slower answer measures nothing
-    static constexpr double kFurthest = 1e9;  // seconds (31 years): a clock further off is no clock
+    static constexpr double kFurthest = 4e9;  // seconds (127 years: a host without a clock reads 1970); further is no clock
     static constexpr std::size_t kKept = 32;  // exchanges (a ping a second): a clock set anew shows in half a minute
 
 private:

@@ -1,5 +1,7 @@
 #include "DeviceCheck.h"
 
+#include "ProcessTable.h"
+
 #include <QCborArray>
 
 namespace hips {
@@ -10,8 +12,8 @@ namespace {
 bool usesDevice(const Node& n) {
     return n.kind == RoleKind::Worker || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::GlobalServer || n.kind == RoleKind::Server;
 }
-bool onHost(const Node& n, const QString& host) {
-    return host.isEmpty() || n.host == host;
+bool onHost(const Topology& t, const Node& n, const QString& host) {
+    return agentHolds(t, host, n);  // ("": the local agent, which a Slurm party's roles are not on)
 }
 int cudaIndex(const QString& device) {
     return device.contains(':') ? device.section(':', 1).toInt() : 0;
@@ -21,7 +23,7 @@ int cudaIndex(const QString& device) {
 
 bool asksForGpu(const Topology& t, const QString& host) {
     for (const Node& n : t.nodes())
-        if (usesDevice(n) && onHost(n, host) && n.device.startsWith(QLatin1String("cuda"))) return true;
+        if (usesDevice(n) && onHost(t, n, host) && n.device.startsWith(QLatin1String("cuda"))) return true;
     return false;
 }
 
@@ -29,7 +31,7 @@ QString deviceProblems(const Topology& t, const QString& host, const QString& ho
     QStringList asking;
     QList<int> indices;
     for (const Node& n : t.nodes())
-        if (usesDevice(n) && onHost(n, host) && n.device.startsWith(QLatin1String("cuda"))) {
+        if (usesDevice(n) && onHost(t, n, host) && n.device.startsWith(QLatin1String("cuda"))) {
             asking << QStringLiteral("%1 (%2)").arg(n.id, n.device);
             indices << cudaIndex(n.device);
         }

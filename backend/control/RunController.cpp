@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 
 namespace hips {
 
@@ -227,7 +228,9 @@ void RunController::showOnceStored(const QList<RoundRow>& shown) {
 double RunController::clockCorrectionOf(const AgentClient& agent) {
     const double correction = agent.clock().correction();
     const double said = m_clockCorrections.value(agent.host(), 0);
-    if (std::abs(correction - said) > 1 || (said == 0) != (correction == 0)) {  // (a second is what the history shows)
+    // Said once when first found off, then only when it moves by a second (what the history
+    // shows): a host near kInStep, now in step and now not, is not said again each time.
+    if (std::abs(correction - said) > 1 || (correction != 0 && !m_clockCorrections.contains(agent.host()))) {
         m_clockCorrections.insert(agent.host(), correction);
         recordNotice(agent.host(), correction == 0
                                        ? QStringLiteral("the clock of host %1 is in step with this computer's again").arg(agent.host())
@@ -276,10 +279,10 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
                                     .arg(e.value(QStringLiteral("max_restarts")).toInteger())
                                     .arg(double(e.value(QStringLiteral("delay_ms")).toInteger()) / 1000.0));
     } else if (p.state == ProcessInfo::State::Failed) {
-        // Slurm signals a job's processes as it ends the job: under fault_policy continue the
-        // party's job is submitted again (AgentFleet), and this role starts again with it. (An
-        // exit with a status is the role's own failure, handled as anywhere else.)
-        if (m_topology.training.continuesThroughFailures() && slurmPartyOf(m_topology, p.node.host) && p.crashed) {
+        // Slurm signals a job's processes (SIGTERM) as it ends the job: under fault_policy continue
+        // the party's job is submitted again (AgentFleet), and this role starts again with it. (Any
+        // other end, a status or another signal, is the role's own failure, handled as anywhere.)
+        if (m_topology.training.continuesThroughFailures() && slurmPartyOf(m_topology, p.node.host) && p.crashed && p.exitCode == SIGTERM) {
             countRestartAgainstPrivacy(p.node);  // (it trains or sums its open round again)
             p.state = ProcessInfo::State::Restarting;
             tellProcess(p);

@@ -126,10 +126,15 @@ private Q_SLOTS:
         QCOMPARE(c.uncertainty(), 0.5);
         c.sample(1002, 972.001, 1002.002);  // a quick one: 30.0 ± 0.001
         QVERIFY(qAbs(c.correction() - 30.0) < 1e-9);
-        c.sample(1005, 900, 1004);  // one that ran backwards, and one past kLongestExchange: no measure
-        c.sample(1006, 900, 1006 + ClockOffset::kLongestExchange + 1);
-        c.sample(1007, 1007 + 2 * ClockOffset::kFurthest, 1007);  // and a clock no clock is
+        c.sample(1005, 900, 1004);  // one that ran backwards (it would be the quickest): no measure
+        c.sample(1007, 1007 + 2 * ClockOffset::kFurthest, 1007);  // nor a clock no clock is
         QVERIFY(qAbs(c.estimate() - 30.0) < 1e-9);
+        ClockOffset slow;
+        slow.sample(1006, 900, 1006 + ClockOffset::kLongestExchange + 1);  // nor one past kLongestExchange
+        QVERIFY(!slow.measured());
+        ClockOffset unset;
+        unset.sample(1.8e9, 0.5, 1.8e9 + 0.002);  // a host that reads 1970 is a clock, far off
+        QVERIFY(qAbs(unset.correction() - (1.8e9 + 0.001 - 0.5)) < 1e-3);
         // The quick one is forgotten after kKept others: a clock set anew shows.
         for (size_t i = 0; i < ClockOffset::kKept; ++i) c.sample(2000 + double(i), 1995 + double(i), 2000.01 + double(i));
         QVERIFY(qAbs(c.estimate() - 5.005) < 1e-9);
@@ -245,7 +250,7 @@ private Q_SLOTS:
         attached.processEnded("party2/server0");
         QCOMPARE(sentOf(attached.take(record(of(1, "c3")))->record), 46.0);
         QCOMPARE(sentOf(attached.take(record(of(4, "c3")))->record), 49.0);
-        // Records that name no process (older roles, hips simulate) are taken as before.
+        // Records that name no process (older roles') are taken as before.
         MetricsFeed older;
         older.attachTo(traffic("party2/server0", 40, 0));
         QCOMPARE(sentOf(older.take(record(of(2, "b2")))->record), 2.0);

@@ -125,15 +125,24 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
-    // A party2 worker killed with no restarts left: its job runs on, so no new job brings it
-    // back. The run goes on without it and ends after its last round (it waited for the job
-    // for ever, the worker "restarting").
+    // A party2 worker lost with no restarts left while its job runs on. Killed by SIGKILL it died
+    // of its own: the run goes on without it. By SIGTERM, as Slurm ends a job, it waits for the
+    // job to come again; none does, and it is stopped with the run's end. (Both waited for a new
+    // job for ever, "restarting", and the run never ended.)
+    void aWorkerLostForGoodInTheJobEndsWithTheRun_data() {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<QByteArray>("said");
+        QTest::newRow("SIGKILL") << int(SIGKILL) << QByteArray("; the run goes on without it (fault_policy continue)");
+        QTest::newRow("SIGTERM") << int(SIGTERM) << QByteArray("party2/worker0 is stopped: the run finished its rounds without it");
+    }
     void aWorkerLostForGoodInTheJobEndsWithTheRun() {
+        QFETCH(int, signal);
+        QFETCH(QByteArray, said);
         Run run;
         run.start({"run", slurmTopology(run.dir, {}, {{"rounds", 8}, {"max_restarts", 0}}), "--out", run.dir.filePath("run")});
-        QVERIFY2(signalAtRound(run, 3, "party2/worker0", SIGKILL), run.out + run.process.readAllStandardError());
+        QVERIFY2(signalAtRound(run, 3, "party2/worker0", signal), run.out + run.process.readAllStandardError());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
-        QVERIFY2(run.out.contains("party2/worker0 is stopped: the run finished its rounds without it"), run.out);
+        QVERIFY2(run.out.contains(said), run.out);
         QCOMPARE(printedRounds(run.out).size(), 8);
         QVERIFY(run.leftovers().isEmpty());
     }
